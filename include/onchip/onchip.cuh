@@ -1,0 +1,9 @@
+/**
+ * @file
+ * @brief Umbrella header: everything onchip offers.
+ */
+#pragma once
+
+#include <onchip/detail/config.cuh>
+#include <onchip/smem.cuh>
+#include <onchip/version.hpp>

@@ -1,0 +1,73 @@
+// Shared helpers for onchip's doctest suites. Host code only: kernels write results, the host asserts.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <utility>
+
+namespace onchip_test {
+
+/// True when a CUDA device is present and a context can be created on it. Cached.
+inline bool gpu_available() {
+  static const bool available = [] {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    return cudaFree(nullptr) == cudaSuccess;
+  }();
+  return available;
+}
+
+/// Owning device allocation of `n` elements of `T`.
+template <class T>
+class device_buffer {
+ public:
+  device_buffer() = default;
+  explicit device_buffer(std::size_t n) : size_(n) {
+    if (n > 0 && cudaMalloc(&data_, n * sizeof(T)) != cudaSuccess) {
+      data_ = nullptr;
+      FAIL("cudaMalloc of " << n * sizeof(T) << " bytes failed");
+    }
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  device_buffer(device_buffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  device_buffer& operator=(device_buffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    return *this;
+  }
+  ~device_buffer() {
+    if (data_ != nullptr) { (void)cudaFree(data_); }
+  }
+  T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace onchip_test
+
+/// Fails the current test case with the CUDA error's name and text when `expr` is not cudaSuccess.
+#define ONCHIP_CUDA_REQUIRE(expr)                                                                      \
+  do {                                                                                                 \
+    const cudaError_t onchip_test_err_ = (expr);                                                       \
+    INFO(#expr << " -> " << cudaGetErrorName(onchip_test_err_) << ": "                                 \
+               << cudaGetErrorString(onchip_test_err_));                                               \
+    REQUIRE(onchip_test_err_ == cudaSuccess);                                                          \
+  } while (0)
+
+/// A test case that needs a CUDA device: registered always (so --list-test-cases works everywhere),
+/// skipped when no device is usable; the GPU runner then exits 77 and ctest reports "Skipped".
+#define ONCHIP_GPU_TEST_CASE(name) TEST_CASE(name * doctest::skip(!onchip_test::gpu_available()))
