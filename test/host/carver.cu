@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <random>
@@ -311,4 +312,18 @@ TEST_CASE("describe reports each array and the same total as smem_bytes") {
   CHECK(report.find("overlay {") != std::string::npos);
   CHECK(report.find("take<double>(2)") != std::string::npos);
   CHECK(report.find("total: " + std::to_string(onchip::smem_bytes(plan)) + " bytes") != std::string::npos);
+}
+
+TEST_CASE("checked mode: a host carver over a misaligned base prints the address and aborts") {
+  const std::string command = std::string("\"") + CARVER_TRAP_PROBE + "\" misaligned 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) { output += buffer; }
+  const int status = pclose(pipe);
+  INFO(output);
+  CHECK(status != 0);
+  CHECK(output.find("is not 16-byte aligned") != std::string::npos);
+  CHECK(output.find("accepted") == std::string::npos);
 }

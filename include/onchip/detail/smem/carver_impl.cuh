@@ -19,7 +19,7 @@ ONCHIP_HOST_DEVICE inline bool report_leader() {
 }
 
 [[noreturn]] ONCHIP_HOST_DEVICE inline void fail_check() {
-  NV_IF_ELSE_TARGET(NV_IS_DEVICE, (__trap();), (std::abort();))
+  NV_IF_ELSE_TARGET(NV_IS_DEVICE, (__trap();), (std::fflush(nullptr); std::abort();))
 #if defined(__CUDA_ARCH__)
   __builtin_unreachable();
 #endif
