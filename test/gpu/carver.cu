@@ -251,6 +251,9 @@ ONCHIP_GPU_TEST_CASE("fit_extent finds the largest extent that keeps the target 
     occupancy_kernel<<<132, threads, fitted>>>(n, out.data());
     ONCHIP_CUDA_REQUIRE(cudaDeviceSynchronize());
   }
+  int unprepared = -1;  // does the calculator look at the kernel's dynamic limit? (informational)
+  ONCHIP_CUDA_REQUIRE(onchip::blocks_per_sm(&unprepared, big_kernel<4>, threads, 100 * 1024));
+  MESSAGE("blocks per SM at 100 KB for a kernel never prepared: " << unprepared);
   std::size_t n = 7;
   CHECK(onchip::fit_extent(&n, [](std::size_t e) { return floats_plan{e + 300000}; }, occupancy_kernel, threads, 1) ==
         cudaErrorInvalidValue);

@@ -18,8 +18,25 @@ ONCHIP_HOST_DEVICE inline bool report_leader() {
                     (return true;))
 }
 
-[[noreturn]] ONCHIP_HOST_DEVICE inline void fail_check() {
-  NV_IF_ELSE_TARGET(NV_IS_DEVICE, (__trap();), (std::fflush(nullptr); std::abort();))
+// Ends the program after a failed check. On the device the block's first thread raises a device-side assertion,
+// which makes the runtime flush the message printed before it (a plain trap can lose it) and report
+// cudaErrorAssert; the other threads give it a head start, then trap in case that thread never gets here.
+[[noreturn]] ONCHIP_HOST_DEVICE inline void fail_check([[maybe_unused]] bool leader) {
+  NV_IF_ELSE_TARGET(NV_IS_DEVICE, (
+    if (leader) {
+#if defined(__GNUC__) && !defined(__clang__)
+      __assert_fail("onchip check failed (see the message above)", __FILE__, __LINE__, "onchip");
+#endif
+    } else {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+      for (int i = 0; i < 50; ++i) { __nanosleep(1000000); }
+#endif
+    }
+    __trap();
+  ), (
+    std::fflush(nullptr);
+    std::abort();
+  ))
 #if defined(__CUDA_ARCH__)
   __builtin_unreachable();
 #endif
@@ -33,13 +50,14 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void carver::check_base() const {
 #if ONCHIP_CHECKS
   const auto address = reinterpret_cast<cuda::std::uintptr_t>(base_);
   if (address % dynamic_smem_base_alignment != 0) {
-    if (detail::report_leader()) {
+    const bool leader = detail::report_leader();
+    if (leader) {
       printf("onchip::carver: the window starts at %p, which is not %llu-byte aligned; carvers need a base aligned "
              "to at least %llu bytes\n",
              static_cast<void*>(base_), static_cast<unsigned long long>(dynamic_smem_base_alignment),
              static_cast<unsigned long long>(dynamic_smem_base_alignment));
     }
-    detail::fail_check();
+    detail::fail_check(leader);
   }
 #endif
 }
@@ -49,14 +67,15 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void carver::check_capacity(const char* wh
                                                                   cuda::std::size_t align) const {
 #if ONCHIP_CHECKS
   if (!measuring_ && state_.used > capacity_) {
-    if (detail::report_leader()) {
+    const bool leader = detail::report_leader();
+    if (leader) {
       printf("onchip::carver: %s of %llu objects of %llu bytes (alignment %llu) needs %llu bytes of shared memory, "
              "but the launch provided only %llu; launch with onchip::smem_bytes(plan) bytes\n",
              what, static_cast<unsigned long long>(n), static_cast<unsigned long long>(size),
              static_cast<unsigned long long>(align), static_cast<unsigned long long>(state_.used),
              static_cast<unsigned long long>(capacity_));
     }
-    detail::fail_check();
+    detail::fail_check(leader);
   }
 #else
   static_cast<void>(what), static_cast<void>(n), static_cast<void>(size), static_cast<void>(align);

@@ -133,22 +133,25 @@ cudaError_t fit_extent(cuda::std::size_t* extent, MakePlan&& make_plan, Kernel* 
   const void* entry = reinterpret_cast<const void*>(kernel);
   detail::smem_limits limits{};
   if (cudaError_t e = detail::query_smem_limits(entry, limits, who); e != cudaSuccess) { return e; }
-  cuda::std::size_t available = 0;
-  if (cudaError_t e = detail::cuda_call(
-          cudaOccupancyAvailableDynamicSMemPerBlock(&available, entry, target_blocks_per_sm, block_threads), who);
-      e != cudaSuccess) {
-    return e;
-  }
-  const cuda::std::size_t optin_dynamic =
+  const cuda::std::size_t available =
       limits.optin_bytes > limits.static_bytes ? limits.optin_bytes - limits.static_bytes : 0;
-  if (available > optin_dynamic) { available = optin_dynamic; }
-  const auto fits = [&](cuda::std::size_t n) { return smem_bytes(make_plan(n)) <= available; };
+  // CUDA's occupancy calculator decides; cudaOccupancyAvailableDynamicSMemPerBlock is only an estimate (seen
+  // off by one block either way on the H200).
+  cudaError_t query_error = cudaSuccess;
+  const auto fits = [&](cuda::std::size_t n) {
+    const cuda::std::size_t bytes = smem_bytes(make_plan(n));
+    if (bytes > available) { return false; }
+    int blocks = 0;
+    const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, entry, block_threads, bytes);
+    if (e != cudaSuccess && query_error == cudaSuccess) { query_error = e; }
+    return e == cudaSuccess && blocks >= target_blocks_per_sm;
+  };
   if (!fits(0)) {
+    if (query_error != cudaSuccess) { return detail::cuda_call(query_error, who); }
     return detail::fail(cudaErrorInvalidValue,
-                        std::string(who) + ": even extent 0 needs " + std::to_string(smem_bytes(make_plan(0))) +
-                            " bytes, but " + std::to_string(target_blocks_per_sm) + " blocks of " +
-                            std::to_string(block_threads) + " threads per SM leave only " +
-                            std::to_string(available) + " bytes of dynamic shared memory per block");
+                        std::string(who) + ": even extent 0 (" + std::to_string(smem_bytes(make_plan(0))) +
+                            " bytes of dynamic shared memory) does not let " + std::to_string(target_blocks_per_sm) +
+                            " blocks of " + std::to_string(block_threads) + " threads stay resident per SM");
   }
   // Grow until the plan stops fitting, then bisect. Invariant: fits(lo); once the loop ends, !fits(hi).
   cuda::std::size_t lo = 0;
@@ -165,6 +168,7 @@ cudaError_t fit_extent(cuda::std::size_t* extent, MakePlan&& make_plan, Kernel* 
       (fits(mid) ? lo : hi) = mid;
     }
   }
+  if (query_error != cudaSuccess) { return detail::cuda_call(query_error, who); }
   *extent = lo;
   return detail::succeed();
 }
