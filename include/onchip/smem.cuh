@@ -299,7 +299,9 @@ cudaError_t blocks_per_sm(int* blocks, Kernel* kernel, int block_threads, cuda::
 /**
  * @brief The largest extent `n` (up to `max_extent`) such that the plan `make_plan(n)` still lets `kernel` keep
  * `target_blocks_per_sm` blocks of `block_threads` threads resident per SM; for sizing tiles and stage counts.
- * `smem_bytes(make_plan(n))` must not decrease as `n` grows.
+ * `smem_bytes(make_plan(n))` must not decrease as `n` grows. Raises the kernel's dynamic shared-memory limit to
+ * the device maximum (as prepare_dynamic_smem does), because CUDA's occupancy calculator treats sizes above the
+ * current limit as unlaunchable.
  * @param[out] extent  the extent found; 0 on error
  * @return cudaErrorInvalidValue (with a message) when even `make_plan(0)` does not fit
  */

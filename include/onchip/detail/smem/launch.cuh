@@ -135,8 +135,10 @@ cudaError_t fit_extent(cuda::std::size_t* extent, MakePlan&& make_plan, Kernel* 
   if (cudaError_t e = detail::query_smem_limits(entry, limits, who); e != cudaSuccess) { return e; }
   const cuda::std::size_t available =
       limits.optin_bytes > limits.static_bytes ? limits.optin_bytes - limits.static_bytes : 0;
-  // CUDA's occupancy calculator decides; cudaOccupancyAvailableDynamicSMemPerBlock is only an estimate (seen
-  // off by one block either way on the H200).
+  // CUDA's occupancy calculator decides (cudaOccupancyAvailableDynamicSMemPerBlock is only an estimate, seen off
+  // by one block either way on the H200). The calculator counts a kernel as not launchable above its current
+  // dynamic limit, so the limit goes to the device maximum first, as prepare_dynamic_smem would.
+  if (cudaError_t e = prepare_dynamic_smem(kernel, available); e != cudaSuccess) { return e; }
   cudaError_t query_error = cudaSuccess;
   const auto fits = [&](cuda::std::size_t n) {
     const cuda::std::size_t bytes = smem_bytes(make_plan(n));
