@@ -290,7 +290,8 @@ cudaError_t prepare_dynamic_smem(Kernel* kernel, cuda::std::size_t bytes);
 
 /**
  * @brief Resident blocks per SM for `kernel` launched with `block_threads` threads and `bytes` of dynamic shared
- * memory (CUDA's occupancy calculator).
+ * memory (CUDA's occupancy calculator). Like CUDA's, it counts 0 blocks when `bytes` exceeds the kernel's current
+ * dynamic limit: call prepare_dynamic_smem first for sizes above 48 KB.
  * @param[out] blocks  the block count; 0 on error
  */
 template <class Kernel>
