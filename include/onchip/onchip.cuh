@@ -5,5 +5,6 @@
 #pragma once
 
 #include <onchip/detail/config.cuh>
+#include <onchip/load.cuh>
 #include <onchip/smem.cuh>
 #include <onchip/version.hpp>

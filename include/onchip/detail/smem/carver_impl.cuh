@@ -1,48 +1,14 @@
 // Definitions of the carver's checks, overlay bookkeeping, onchip::dynamic_smem and onchip::describe.
 #pragma once
 
+#include <onchip/detail/check.cuh>
 #include <onchip/smem.cuh>
 
 #include <cuda/std/cstdint>
 #include <nv/target>
 
-#include <cstdio>
-#include <cstdlib>
 #include <sstream>
 
-namespace onchip::detail {
-
-// A failed check: print on the host and abort; on the device, print from the block's first thread, then trap.
-ONCHIP_HOST_DEVICE inline bool report_leader() {
-  NV_IF_ELSE_TARGET(NV_IS_DEVICE, (return threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;),
-                    (return true;))
-}
-
-// Ends the program after a failed check. On the device the block's first thread raises a device-side assertion,
-// which makes the runtime flush the message printed before it (a plain trap can lose it) and report
-// cudaErrorAssert; the other threads give it a head start, then trap in case that thread never gets here.
-[[noreturn]] ONCHIP_HOST_DEVICE inline void fail_check([[maybe_unused]] bool leader) {
-  NV_IF_ELSE_TARGET(NV_IS_DEVICE, (
-    if (leader) {
-#if defined(__GNUC__) && !defined(__clang__)
-      __assert_fail("onchip check failed (see the message above)", __FILE__, __LINE__, "onchip");
-#endif
-    } else {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-      for (int i = 0; i < 50; ++i) { __nanosleep(1000000); }
-#endif
-    }
-    __trap();
-  ), (
-    std::fflush(nullptr);
-    std::abort();
-  ))
-#if defined(__CUDA_ARCH__)
-  __builtin_unreachable();
-#endif
-}
-
-}  // namespace onchip::detail
 
 namespace onchip {
 
