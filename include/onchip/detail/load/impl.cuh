@@ -40,6 +40,13 @@ ONCHIP_HOST_DEVICE constexpr int blocked_vector_bytes(cuda::std::uintptr_t addre
   return 0;
 }
 
+/// Whether vectors of `width` bytes tile a thread segment of `items` elements of `size` bytes.
+ONCHIP_HOST_DEVICE constexpr bool blocked_vectors_fit(int width, cuda::std::size_t size, int items) noexcept {
+  if (width == 0) { return false; }
+  const auto w = static_cast<cuda::std::size_t>(width);
+  return w % size == 0 && (size * static_cast<cuda::std::size_t>(items)) % w == 0;
+}
+
 template <class T>
 ONCHIP_HOST_DEVICE constexpr cuda::std::size_t load_piece_bytes() {
   return alignof(T) < 16 ? alignof(T) : 16;
@@ -159,7 +166,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE cuda::std::size_t grid_threads() {
 template <int Width, int ItemsPerThread, class Policy, class T>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void load_blocked_segment(const T* __restrict__ segment, cuda::std::size_t count,
                                                            T (&items)[ItemsPerThread], T oob_default) {
-  constexpr bool vectors = Width != 0 && Width % sizeof(T) == 0 && (sizeof(T) * ItemsPerThread) % Width == 0;
+  constexpr bool vectors = blocked_vectors_fit(Width, sizeof(T), ItemsPerThread);
   if constexpr (!vectors) {
 #  pragma unroll
     for (int i = 0; i < ItemsPerThread; ++i) {
