@@ -41,8 +41,9 @@ struct sum_type<double> {
   using type = double;
 };
 
+// Per-thread partial sums: 32 bits hold a thread's share of 1 GiB of u8 or u16 (a few thousand elements).
 template <class T>
-using thread_acc = std::conditional_t<std::is_integral_v<T>, unsigned long long, T>;
+using thread_acc = std::conditional_t<std::is_integral_v<T>, unsigned, T>;
 
 template <class T>
 __global__ void __launch_bounds__(256) onchip_sum_t(const T* in, std::size_t n, typename sum_type<T>::type* out) {

@@ -112,8 +112,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void load_tile(const T* __restrict__ in, cuda::
 /**
  * @brief The whole grid visits `in[0, n)`: `f(value, index)` exactly once per element. Call from every thread.
  *
- * A misaligned head is peeled so the body runs on 16-byte loads, `ItemsPerThread` of them in flight per thread,
- * coalesced across the grid; the tail is guarded. Types that do not pack into 16 bytes take one load per element.
+ * A head up to the first 128-byte boundary is peeled so the body runs on 16-byte loads of whole cache lines,
+ * `ItemsPerThread` of them in flight per thread, coalesced across the grid; the tail is guarded. Types that do not pack into 16 bytes take one load per element.
  * @tparam ItemsPerThread  16-byte vectors each thread keeps in flight (register cost: 16 bytes each)
  * @tparam Policy          a type from onchip::cache (default: stream, for one-touch input)
  */

@@ -3,6 +3,7 @@
 // against the end of their allocation, so compute-sanitizer memcheck catches any read past the end.
 #include <onchip/load.cuh>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -170,20 +171,32 @@ void check_traversal(traversal kind) {
     for (int offset = 0; offset < offsets; ++offset) {
       flush_input<T> in(host, static_cast<std::size_t>(offset));
       for (const auto& shape : shapes) {
-        INFO("n " << n << ", element offset " << offset << ", grid " << shape[0].x << " x " << shape[1].x
+        const dim3 grid = shape[0];
+        dim3 block = shape[1];
+        // A block as large as the kernel's registers allow (1024 threads do not fit every instantiation).
+        cudaFuncAttributes attributes{};
+        if (kind == traversal::grid) {
+          ONCHIP_CUDA_REQUIRE(cudaFuncGetAttributes(&attributes, traverse_grid<Items, T>));
+        } else if (kind == traversal::blocks) {
+          ONCHIP_CUDA_REQUIRE(cudaFuncGetAttributes(&attributes, traverse_blocks<Items, T>));
+        } else {
+          attributes.maxThreadsPerBlock = 512;
+        }
+        block.x = std::min<unsigned>(block.x, static_cast<unsigned>(attributes.maxThreadsPerBlock));
+        INFO("n " << n << ", element offset " << offset << ", grid " << grid.x << " x " << block.x
                   << ", items per thread " << Items << ", element size " << sizeof(T));
         ONCHIP_CUDA_REQUIRE(cudaMemset(visits.data(), 0, visits.bytes()));
         ONCHIP_CUDA_REQUIRE(cudaMemset(wrong.data(), 0, wrong.bytes()));
         const visit_log log{visits.data(), wrong.data()};
         if (kind == traversal::grid) {
-          traverse_grid<Items><<<shape[0], shape[1]>>>(in.data, n, log);
+          traverse_grid<Items><<<grid, block>>>(in.data, n, log);
         } else if (kind == traversal::grid_vec) {
           if constexpr (onchip::items_per_16b<T> > 0) {
-            traverse_grid_vec<Items><<<shape[0], shape[1]>>>(in.data, n, log);
+            traverse_grid_vec<Items><<<grid, block>>>(in.data, n, log);
           }
         } else {
-          const std::size_t slice = (n + shape[0].x - 1) / shape[0].x + 5;  // odd slice lengths and offsets
-          traverse_blocks<Items><<<shape[0], shape[1]>>>(in.data, n, slice, log);
+          const std::size_t slice = (n + grid.x - 1) / grid.x + 5;  // odd slice lengths and offsets
+          traverse_blocks<Items><<<grid, block>>>(in.data, n, slice, log);
         }
         ONCHIP_CUDA_REQUIRE(cudaGetLastError());
         std::vector<unsigned> counts(n + 1);

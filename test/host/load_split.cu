@@ -6,21 +6,22 @@
 
 #include "support/onchip_test.hpp"
 
-TEST_CASE("split_for_vectors: head up to the first 16-byte boundary, whole vectors, tail") {
+TEST_CASE("split_for_vectors: head up to the first line boundary, whole vectors, tail") {
+  const std::size_t line = onchip::detail::body_alignment;
   for (std::size_t size : {1u, 2u, 4u, 8u, 16u}) {
-    for (std::uintptr_t address = 4096; address < 4096 + 48; address += size) {
-      for (std::size_t n = 0; n < 80; ++n) {
+    for (std::uintptr_t address = 4096; address < 4096 + 2 * line; address += size) {
+      for (std::size_t n = 0; n < 300; n += (n < 40 ? 1 : 7)) {
         INFO("size " << size << ", address " << address << ", n " << n);
         const auto s = onchip::detail::split_for_vectors(address, n, size);
-        // Reference: walk the elements; the head ends at the first element on a 16-byte boundary (or at n).
+        // Reference: walk the elements; the head ends at the first element on a line boundary (or at n).
         std::size_t head = 0;
-        while (head < n && (address + head * size) % 16 != 0) { ++head; }
+        while (head < n && (address + head * size) % line != 0) { ++head; }
         const std::size_t per = 16 / size;
         const std::size_t vectors = (n - head) / per;
         REQUIRE(s.head == head);
         REQUIRE(s.vectors == vectors);
         REQUIRE(s.tail == n - head - vectors * per);
-        REQUIRE(s.head * size < 16);
+        REQUIRE(s.head * size < line);
         REQUIRE(s.tail < per);
       }
     }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <utility>
 
 namespace onchip_test {
@@ -63,8 +64,10 @@ class device_buffer {
 #define ONCHIP_CUDA_REQUIRE(expr)                                                                      \
   do {                                                                                                 \
     const cudaError_t onchip_test_err_ = (expr);                                                       \
-    INFO(#expr << " -> " << cudaGetErrorName(onchip_test_err_) << ": "                                 \
-               << cudaGetErrorString(onchip_test_err_));                                               \
+    const std::string onchip_test_msg_ = std::string(#expr) + " -> " +                                 \
+                                         cudaGetErrorName(onchip_test_err_) + ": " +                   \
+                                         cudaGetErrorString(onchip_test_err_);                         \
+    INFO(onchip_test_msg_);                                                                            \
     REQUIRE(onchip_test_err_ == cudaSuccess);                                                          \
   } while (0)
 

@@ -10,9 +10,14 @@
 
 namespace onchip::detail {
 
+/// Traversals start their vector body on this boundary: one cache line, so that each warp's 512-byte run of
+/// 16-byte loads covers exactly four lines (a body merely 16-byte aligned touches five, measured 4-6% slower on
+/// the H200).
+inline constexpr cuda::std::size_t body_alignment = 128;
+
 /// How a traversal splits `n` elements of `size` bytes starting at `address`: `head` elements up to the first
-/// 16-byte boundary, `vectors` whole 16-byte vectors, then `tail` elements. No vectors when the element type does
-/// not pack into 16 bytes or the address is not even aligned to the element (then everything is head).
+/// `boundary`-byte boundary, `vectors` whole 16-byte vectors, then `tail` elements. No vectors when the element
+/// type does not pack into 16 bytes or the address is not even aligned to the element (then everything is head).
 struct vector_split {
   cuda::std::size_t head;
   cuda::std::size_t vectors;
@@ -20,9 +25,10 @@ struct vector_split {
 };
 
 ONCHIP_HOST_DEVICE constexpr vector_split split_for_vectors(cuda::std::uintptr_t address, cuda::std::size_t n,
-                                                            cuda::std::size_t size) noexcept {
+                                                            cuda::std::size_t size,
+                                                            cuda::std::size_t boundary = body_alignment) noexcept {
   if (size == 0 || size > 16 || 16 % size != 0 || address % size != 0) { return {n, 0, 0}; }
-  const cuda::std::size_t to_boundary = ((16 - address % 16) % 16) / size;
+  const cuda::std::size_t to_boundary = ((boundary - address % boundary) % boundary) / size;
   const cuda::std::size_t head = to_boundary < n ? to_boundary : n;
   const cuda::std::size_t per_vector = 16 / size;
   const cuda::std::size_t vectors = (n - head) / per_vector;
