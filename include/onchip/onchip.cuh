@@ -5,6 +5,7 @@
 #pragma once
 
 #include <onchip/detail/config.cuh>
+#include <onchip/histogram.cuh>
 #include <onchip/load.cuh>
 #include <onchip/smem.cuh>
 #include <onchip/version.hpp>

@@ -33,6 +33,7 @@
 #pragma once
 
 #include <onchip/detail/config.cuh>
+#include <onchip/detail/error.cuh>
 #include <onchip/detail/smem/layout.cuh>
 #include <onchip/detail/smem/report.cuh>
 
@@ -65,7 +66,7 @@ inline constexpr cuda::std::size_t dynamic_smem_base_alignment = detail::smem_ba
 class carver {
  public:
   /// A measuring carver: no memory, unbounded capacity; `used()` is the worst case over window alignments.
-  ONCHIP_HOST_DEVICE constexpr carver() noexcept = default;
+  constexpr carver() noexcept = default;
 
   /**
    * @brief Carves `capacity` bytes starting at `base`.
@@ -274,9 +275,6 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE decltype(auto) carve(Plan&& plan) {
  */
 template <class Plan>
 std::string describe(Plan&& plan);
-
-/// The message explaining the last error an onchip host function returned on this thread ("" if none).
-inline const char* last_error_message() noexcept;
 
 /**
  * @brief Lets `kernel` launch with `bytes` of dynamic shared memory: raises its

@@ -1,6 +1,7 @@
 // Host launch helpers for dynamic shared memory: opt-in, occupancy, extent fitting, readable errors.
 #pragma once
 
+#include <onchip/detail/error.cuh>
 #include <onchip/smem.cuh>
 
 #include <cuda_runtime_api.h>
@@ -10,27 +11,6 @@
 #include <utility>
 
 namespace onchip::detail {
-
-inline std::string& error_message() {
-  thread_local std::string message;
-  return message;
-}
-
-inline cudaError_t fail(cudaError_t error, std::string message) {
-  error_message() = std::move(message);
-  return error;
-}
-
-inline cudaError_t succeed() {
-  error_message().clear();
-  return cudaSuccess;
-}
-
-// Passes a CUDA error through, naming the call that returned it.
-inline cudaError_t cuda_call(cudaError_t error, const char* where) {
-  if (error == cudaSuccess) { return cudaSuccess; }
-  return fail(error, std::string(where) + ": " + cudaGetErrorName(error) + ": " + cudaGetErrorString(error));
-}
 
 // cudaFuncSetAttribute is not thread-safe: one lock for every kernel's shared-memory attribute.
 inline std::mutex& smem_attribute_mutex() {
@@ -65,8 +45,6 @@ inline cudaError_t query_smem_limits(const void* kernel, smem_limits& limits, co
 }  // namespace onchip::detail
 
 namespace onchip {
-
-inline const char* last_error_message() noexcept { return detail::error_message().c_str(); }
 
 template <class Kernel>
 cudaError_t prepare_dynamic_smem(Kernel* kernel, cuda::std::size_t bytes) {

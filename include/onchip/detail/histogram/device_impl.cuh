@@ -1,0 +1,545 @@
+// The device-wide histogram: binner sets (staged in shared memory where they read levels), the shared-memory
+// kernel (one launch, no temporary storage), the global-atomic kernel for bin counts beyond shared memory, the
+// segmented kernel, and the host-side validation and dispatch.
+#pragma once
+
+#include <onchip/detail/check.cuh>
+#include <onchip/detail/error.cuh>
+#include <onchip/detail/histogram/block_impl.cuh>
+#include <onchip/histogram.cuh>
+#include <onchip/load.cuh>
+#include <onchip/smem.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <string>
+
+namespace onchip::detail {
+
+// ---------------------------------------------------------------------------------------------------------------
+// Binner sets: one binner per active channel. take() carves what the binners stage in shared memory (nothing for
+// even or custom binners), stage() fills it and returns binners that read it.
+// ---------------------------------------------------------------------------------------------------------------
+
+struct no_staging {};
+
+template <int Active, class Binner>
+struct plain_binners {
+  Binner binner[Active];
+  int bins[Active];
+  ONCHIP_HOST_DEVICE no_staging take(carver&) const { return {}; }
+#if defined(__CUDACC__)
+  ONCHIP_DEVICE const plain_binners& stage(no_staging) const { return *this; }
+#endif
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE const Binner& operator[](int c) const { return binner[c]; }
+};
+
+template <int Active, class Level>
+struct level_spans {
+  Level* levels[Active];
+};
+
+template <int Active, class Level>
+struct range_binners {
+  const Level* levels[Active];  // device memory
+  int bins[Active];             // num_levels - 1
+
+  ONCHIP_HOST_DEVICE level_spans<Active, Level> take(carver& c) const {
+    level_spans<Active, Level> s{};
+    for (int a = 0; a < Active; ++a) { s.levels[a] = c.take<Level>(static_cast<cuda::std::size_t>(bins[a]) + 1).data(); }
+    return s;
+  }
+
+  struct staged {
+    bin_range<Level> binner[Active];
+    ONCHIP_DEVICE ONCHIP_FORCEINLINE const bin_range<Level>& operator[](int c) const { return binner[c]; }
+  };
+
+#if defined(__CUDACC__)
+  ONCHIP_DEVICE staged stage(const level_spans<Active, Level>& s) const {
+    for (int a = 0; a < Active; ++a) {
+      for (int i = block_rank(); i <= bins[a]; i += block_size()) { s.levels[a][i] = levels[a][i]; }
+    }
+    __syncthreads();
+#  if ONCHIP_CHECKS
+    if (blockIdx.x == 0 && block_rank() == 0) {
+      for (int a = 0; a < Active; ++a) {
+        for (int i = 0; i < bins[a]; ++i) {
+          if (!(s.levels[a][i] < s.levels[a][i + 1])) {
+            printf("onchip::histogram_range: levels must be sorted ascending, but level %d is not below level %d "
+                   "(channel %d)\n",
+                   i, i + 1, a);
+            fail_check(true);
+          }
+        }
+      }
+    }
+#  endif
+    staged out{};
+    for (int a = 0; a < Active; ++a) { out.binner[a] = bin_range<Level>(s.levels[a], bins[a] + 1); }
+    return out;
+  }
+#endif
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The input: rows of samples (one row for 1-D input), interleaved channels, optional weights.
+// ---------------------------------------------------------------------------------------------------------------
+
+struct no_weights {};
+
+template <int Channels, int Active, class Sample, class Weight, class Binners, class Counter>
+struct histogram_job {
+  const Sample* samples;
+  cuda::std::size_t row_samples;  // samples per row (pixels * Channels)
+  cuda::std::size_t rows;
+  cuda::std::size_t row_stride;   // bytes
+  const Weight* weights;          // one per sample (1-D input only), or null
+  Binners binners;
+  int offset[Active + 1];         // channel a's bins are [offset[a], offset[a + 1]) of the merged histogram
+  Counter* hist[Active];
+
+  ONCHIP_HOST_DEVICE int total_bins() const { return offset[Active]; }
+};
+
+#if defined(__CUDACC__)
+// Calls add(bin, weight) for each sample of the job that falls in a bin; returns how many fell in none.
+template <class Job, class Staged, class Add>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long visit_samples(const Job& job, const Staged& binners, Add&& add,
+                                                                  bool whole_grid) {
+  using sample_t = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<decltype(job.samples)>>;
+  unsigned long long ignored = 0;
+  auto visit = [&](sample_t v, cuda::std::size_t i, cuda::std::size_t row) {
+    constexpr int C = Job::channels, A = Job::active;
+    const int c = C == 1 ? 0 : static_cast<int>(i % C);
+    if (c >= A) { return; }
+    const int bin = binners[c](v);
+    if (bin >= 0 && bin < job.offset[c + 1] - job.offset[c]) {
+      if constexpr (cuda::std::is_same_v<typename Job::weight_t, no_weights>) {
+        add(job.offset[c] + bin, 1);
+      } else {
+        add(job.offset[c] + bin, job.weights[row * job.row_samples + i]);
+      }
+    } else {
+      ++ignored;
+    }
+  };
+  auto row_ptr = [&](cuda::std::size_t r) {
+    return reinterpret_cast<const sample_t*>(reinterpret_cast<const unsigned char*>(job.samples) + r * job.row_stride);
+  };
+  if (whole_grid) {  // long rows: the whole grid on each row
+    for (cuda::std::size_t r = 0; r < job.rows; ++r) {
+      onchip::grid_for_each<4>(row_ptr(r), job.row_samples, [&](sample_t v, cuda::std::size_t i) { visit(v, i, r); });
+    }
+  } else {  // many short rows: one block per row
+    for (cuda::std::size_t r = blockIdx.x; r < job.rows; r += gridDim.x) {
+      onchip::block_for_each<4>(row_ptr(r), job.row_samples, [&](sample_t v, cuda::std::size_t i) { visit(v, i, r); });
+    }
+  }
+  return ignored;
+}
+
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void add_ignored(unsigned long long count, unsigned long long* total) {
+  if (total == nullptr) { return; }
+  for (int o = 16; o > 0; o /= 2) { count += __shfl_down_sync(0xffffffffu, count, o); }
+  if (threadIdx.x % 32 == 0 && count != 0) { atomicAdd(total, count); }
+}
+
+template <class Counter, class Job>
+struct kernel_plan {
+  Job job;
+  int replicas;
+  ONCHIP_HOST_DEVICE auto operator()(carver& c) const {
+    auto staging = job.binners.take(c);
+    auto counters = c.take<smem_word_t<Counter>>(static_cast<cuda::std::size_t>(replicas) *
+                                                 smem_words<Counter>(job.total_bins()));
+    return cuda::std::tuple{staging, counters.data()};
+  }
+};
+
+// The shared-memory path: privatized replicas, then one atomic per non-zero bin per block.
+template <class Counter, class Job>
+__global__ void smem_histogram_kernel(Job job, int replicas, bool whole_grid, unsigned long long* ignored_total) {
+  auto [staging, counters] = onchip::carve(kernel_plan<Counter, Job>{job, replicas});
+  const int bins = job.total_bins();
+  const int stride = smem_words<Counter>(bins);
+  for (int i = block_rank(); i < replicas * stride; i += block_size()) { counters[i] = smem_word_t<Counter>(0); }
+  const auto binners = job.binners.stage(staging);  // synchronizes the block
+  __syncthreads();
+  smem_word_t<Counter>* mine = counters + ((block_rank() / 32) % replicas) * stride;
+  const unsigned long long ignored = visit_samples(
+      job, binners, [&](int bin, auto weight) { smem_add<Counter>(mine, bin, weight, nullptr); }, whole_grid);
+  add_ignored(ignored, ignored_total);
+  __syncthreads();
+  for (int b = block_rank(); b < bins; b += block_size()) {
+    const auto sum = merged<Counter>(counters, b, replicas, stride);
+    if (sum != 0) {
+      int a = 0;
+      while (b >= job.offset[a + 1]) { ++a; }
+      atomic_add<false>(job.hist[a] + (b - job.offset[a]), sum);
+    }
+  }
+}
+
+// Bin counts beyond shared memory: atomics straight into the output, no temporary memory at all.
+template <class Counter, class Job>
+__global__ void global_histogram_kernel(Job job, bool whole_grid, unsigned long long* ignored_total) {
+  auto [staging, unused] = onchip::carve(kernel_plan<Counter, Job>{job, 0});
+  static_cast<void>(unused);
+  const auto binners = job.binners.stage(staging);
+  const unsigned long long ignored = visit_samples(
+      job, binners,
+      [&](int bin, auto weight) {
+        int a = 0;
+        while (bin >= job.offset[a + 1]) { ++a; }
+        atomic_add<false>(job.hist[a] + (bin - job.offset[a]), static_cast<Counter>(weight));
+      },
+      whole_grid);
+  add_ignored(ignored, ignored_total);
+}
+#endif  // __CUDACC__
+
+// ---------------------------------------------------------------------------------------------------------------
+// Host side
+// ---------------------------------------------------------------------------------------------------------------
+
+template <class Counter>
+inline constexpr bool device_counter_v =
+    cuda::std::is_same_v<Counter, unsigned> || cuda::std::is_same_v<Counter, int> ||
+    cuda::std::is_same_v<Counter, unsigned long long> || cuda::std::is_same_v<Counter, long long> ||
+    cuda::std::is_same_v<Counter, float> || cuda::std::is_same_v<Counter, double>;
+
+template <class Counter>
+constexpr void check_device_counter() {
+  static_assert(device_counter_v<Counter>,
+                "onchip histogram: the histogram's counters must be unsigned int, int, unsigned long long, long "
+                "long, float or double");
+}
+
+template <class Sample>
+constexpr void check_sample() {
+  using X = arithmetic_t<Sample>;
+  static_assert(cuda::std::is_arithmetic_v<X>,
+                "onchip histogram: samples must be arithmetic types, __half or __nv_bfloat16");
+}
+
+inline cudaError_t invalid(const char* who, const std::string& why) {
+  return fail(cudaErrorInvalidValue, std::string(who) + ": " + why);
+}
+
+struct launch_shape {
+  int grid;
+  int threads;
+  int replicas;
+  cuda::std::size_t smem;
+  bool shared;  // shared-memory path (else global atomics)
+};
+
+inline constexpr int histogram_threads = 256;
+
+// Zeroes the outputs unless accumulating.
+template <int Active, class Counter>
+cudaError_t clear_outputs(Counter* const (&hist)[Active], const int (&bins)[Active], bool accumulate,
+                          cudaStream_t stream, const char* who) {
+  if (accumulate) { return cudaSuccess; }
+  for (int a = 0; a < Active; ++a) {
+    if (cudaError_t e = cuda_call(cudaMemsetAsync(hist[a], 0, static_cast<cuda::std::size_t>(bins[a]) * sizeof(Counter),
+                                                  stream),
+                                  who);
+        e != cudaSuccess) {
+      return e;
+    }
+  }
+  return cudaSuccess;
+}
+
+#if defined(__CUDACC__)
+template <class Counter, class Job>
+cudaError_t launch_job(const Job& job, cuda::std::size_t samples_total, cudaStream_t stream,
+                       const histogram_options& options, const char* who) {
+  Counter* hist[Job::active];
+  int bins[Job::active];
+  for (int a = 0; a < Job::active; ++a) {
+    hist[a] = job.hist[a];
+    bins[a] = job.offset[a + 1] - job.offset[a];
+  }
+  if (cudaError_t e = clear_outputs<Job::active>(hist, bins, options.accumulate, stream, who); e != cudaSuccess) {
+    return e;
+  }
+  if (samples_total == 0) { return succeed(); }
+  int device = 0, sms = 0, optin = 0;
+  if (cudaError_t e = cuda_call(cudaGetDevice(&device), who); e != cudaSuccess) { return e; }
+  if (cudaError_t e = cuda_call(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), who);
+      e != cudaSuccess) {
+    return e;
+  }
+  if (cudaError_t e = cuda_call(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), who);
+      e != cudaSuccess) {
+    return e;
+  }
+  const int threads = histogram_threads;
+  const bool whole_grid = job.rows == 1 || job.row_samples >= static_cast<cuda::std::size_t>(sms) * threads * 4;
+  // Shared-memory path while one replica (plus staged levels) fits the opt-in limit; replicas while they fit
+  // 48 KiB (so that several blocks share an SM).
+  const cuda::std::size_t one = smem_bytes(kernel_plan<Counter, Job>{job, 1});
+  if (one + 1024 <= static_cast<cuda::std::size_t>(optin)) {
+    int replicas = 1;
+    while (replicas * 2 <= threads / 32 && smem_bytes(kernel_plan<Counter, Job>{job, replicas * 2}) <= 48 * 1024) {
+      replicas *= 2;
+    }
+    const cuda::std::size_t bytes = smem_bytes(kernel_plan<Counter, Job>{job, replicas});
+    auto* kernel = smem_histogram_kernel<Counter, Job>;
+    if (cudaError_t e = prepare_dynamic_smem(kernel, bytes); e != cudaSuccess) { return e; }
+    int per_sm = 0;
+    if (cudaError_t e = blocks_per_sm(&per_sm, kernel, threads, bytes); e != cudaSuccess) { return e; }
+    if (per_sm < 1) { return invalid(who, "the shared-memory histogram kernel cannot be resident on this device"); }
+    const int grid = sms * per_sm;
+    kernel<<<grid, threads, bytes, stream>>>(job, replicas, whole_grid, options.ignored);
+  } else {
+    const cuda::std::size_t bytes = smem_bytes(kernel_plan<Counter, Job>{job, 0});
+    auto* kernel = global_histogram_kernel<Counter, Job>;
+    if (cudaError_t e = prepare_dynamic_smem(kernel, bytes); e != cudaSuccess) { return e; }
+    int per_sm = 0;
+    if (cudaError_t e = blocks_per_sm(&per_sm, kernel, threads, bytes); e != cudaSuccess) { return e; }
+    if (per_sm < 1) { return invalid(who, "the histogram kernel cannot be resident on this device"); }
+    kernel<<<sms * per_sm, threads, bytes, stream>>>(job, whole_grid, options.ignored);
+  }
+  if (cudaError_t e = cuda_call(cudaGetLastError(), who); e != cudaSuccess) { return e; }
+  return succeed();
+}
+#endif
+
+template <class Level>
+bool level_is_nan(Level x) {
+  if constexpr (cuda::std::is_floating_point_v<Level>) {
+    return std::isnan(x);
+  } else {
+    return false;
+  }
+}
+
+template <class Level>
+std::string level_text(Level x) {
+  if constexpr (cuda::std::is_floating_point_v<Level>) {
+    return std::to_string(static_cast<double>(x));
+  } else if constexpr (cuda::std::is_signed_v<Level>) {
+    return std::to_string(static_cast<long long>(x));
+  } else {
+    return std::to_string(static_cast<unsigned long long>(x));
+  }
+}
+
+template <class Level>
+cudaError_t check_even(const char* who, int num_bins, Level lower, Level upper) {
+  if (num_bins < 1) { return invalid(who, "num_bins must be at least 1, got " + std::to_string(num_bins)); }
+  if (level_is_nan(lower) || level_is_nan(upper)) { return invalid(who, "lower and upper must not be NaN"); }
+  if (!bin_even<Level>(lower, upper, num_bins).valid()) {
+    return invalid(who, "lower (" + level_text(lower) + ") must be below upper (" + level_text(upper) + ")");
+  }
+  return cudaSuccess;
+}
+
+inline cudaError_t check_pointers(const char* who, const void* samples, cuda::std::size_t count, const void* hist) {
+  if (hist == nullptr) { return invalid(who, "the histogram pointer is null"); }
+  if (samples == nullptr && count > 0) {
+    return invalid(who, "the samples pointer is null but " + std::to_string(count) + " samples were given");
+  }
+  return cudaSuccess;
+}
+
+inline cudaError_t check_levels(const char* who, const void* levels, int num_levels) {
+  if (num_levels < 2) { return invalid(who, "num_levels must be at least 2, got " + std::to_string(num_levels)); }
+  if (levels == nullptr) { return invalid(who, "the levels pointer is null"); }
+  return cudaSuccess;
+}
+
+inline cudaError_t check_bins_total(const char* who, long long total) {
+  if (total > (1ll << 30)) {
+    return invalid(who, "at most 2^30 bins in total are supported, got " + std::to_string(total));
+  }
+  return cudaSuccess;
+}
+
+template <int Channels, int Active, class Sample, class Weight, class Binners, class Counter>
+struct job_of : histogram_job<Channels, Active, Sample, Weight, Binners, Counter> {
+  static constexpr int channels = Channels;
+  static constexpr int active = Active;
+  using weight_t = Weight;
+};
+
+}  // namespace onchip::detail
+
+#if defined(__CUDACC__)
+namespace onchip {
+
+namespace detail {
+// Builds and launches a job over rows of samples with one binner set.
+template <int Channels, int Active, class Sample, class Weight, class Binners, class Counter>
+cudaError_t run_histogram(const char* who, const Sample* samples, cuda::std::size_t row_samples,
+                          cuda::std::size_t rows, cuda::std::size_t row_stride, const Weight* weights,
+                          const Binners& binners, Counter* const (&hist)[Active], cudaStream_t stream,
+                          const histogram_options& options) {
+  check_device_counter<Counter>();
+  check_sample<Sample>();
+  job_of<Channels, Active, Sample, Weight, Binners, Counter> job{
+      {samples, row_samples, rows, row_stride, weights, binners, {}, {}}};
+  long long total = 0;
+  for (int a = 0; a < Active; ++a) {
+    total += binners.bins[a];
+    job.hist[a] = hist[a];
+  }
+  if (cudaError_t e = check_bins_total(who, total); e != cudaSuccess) { return e; }
+  for (int a = 0; a < Active; ++a) { job.offset[a + 1] = job.offset[a] + binners.bins[a]; }
+  return launch_job<Counter>(job, row_samples * rows, stream, options, who);
+}
+}  // namespace detail
+
+template <class Sample, class Counter, class Level>
+cudaError_t histogram_even(const Sample* samples, cuda::std::size_t n, Counter* hist, int num_bins, Level lower,
+                           Level upper, cudaStream_t stream, histogram_options options) {
+  return histogram_even(samples, n, 1, n * sizeof(Sample), hist, num_bins, lower, upper, stream, options);
+}
+
+template <class Sample, class Counter, class Level>
+cudaError_t histogram_even(const Sample* samples, cuda::std::size_t num_row_samples, cuda::std::size_t num_rows,
+                           cuda::std::size_t row_stride_bytes, Counter* hist, int num_bins, Level lower, Level upper,
+                           cudaStream_t stream, histogram_options options) {
+  constexpr const char* who = "onchip::histogram_even";
+  if (cudaError_t e = detail::check_even(who, num_bins, lower, upper); e != cudaSuccess) { return e; }
+  if (cudaError_t e = detail::check_pointers(who, samples, num_row_samples * num_rows, hist); e != cudaSuccess) {
+    return e;
+  }
+  if (num_rows > 1 && row_stride_bytes < num_row_samples * sizeof(Sample)) {
+    return detail::invalid(who, "row_stride_bytes (" + std::to_string(row_stride_bytes) +
+                                    ") is smaller than a row (" + std::to_string(num_row_samples * sizeof(Sample)) +
+                                    " bytes)");
+  }
+  detail::plain_binners<1, bin_even<Level>> binners{{bin_even<Level>(lower, upper, num_bins)}, {num_bins}};
+  Counter* const out[1] = {hist};
+  return detail::run_histogram<1, 1>(who, samples, num_row_samples, num_rows, row_stride_bytes,
+                                     static_cast<const detail::no_weights*>(nullptr), binners, out, stream, options);
+}
+
+template <class Sample, class Counter, class Level>
+cudaError_t histogram_range(const Sample* samples, cuda::std::size_t n, Counter* hist, const Level* levels,
+                            int num_levels, cudaStream_t stream, histogram_options options) {
+  return histogram_range(samples, n, 1, n * sizeof(Sample), hist, levels, num_levels, stream, options);
+}
+
+template <class Sample, class Counter, class Level>
+cudaError_t histogram_range(const Sample* samples, cuda::std::size_t num_row_samples, cuda::std::size_t num_rows,
+                            cuda::std::size_t row_stride_bytes, Counter* hist, const Level* levels, int num_levels,
+                            cudaStream_t stream, histogram_options options) {
+  constexpr const char* who = "onchip::histogram_range";
+  if (cudaError_t e = detail::check_levels(who, levels, num_levels); e != cudaSuccess) { return e; }
+  if (cudaError_t e = detail::check_pointers(who, samples, num_row_samples * num_rows, hist); e != cudaSuccess) {
+    return e;
+  }
+  if (num_rows > 1 && row_stride_bytes < num_row_samples * sizeof(Sample)) {
+    return detail::invalid(who, "row_stride_bytes (" + std::to_string(row_stride_bytes) +
+                                    ") is smaller than a row (" + std::to_string(num_row_samples * sizeof(Sample)) +
+                                    " bytes)");
+  }
+  detail::range_binners<1, Level> binners{{levels}, {num_levels - 1}};
+  Counter* const out[1] = {hist};
+  return detail::run_histogram<1, 1>(who, samples, num_row_samples, num_rows, row_stride_bytes,
+                                     static_cast<const detail::no_weights*>(nullptr), binners, out, stream, options);
+}
+
+template <class Sample, class Counter, class Binner>
+cudaError_t histogram(const Sample* samples, cuda::std::size_t n, Counter* hist, int num_bins, Binner binner,
+                      cudaStream_t stream, histogram_options options) {
+  constexpr const char* who = "onchip::histogram";
+  if (num_bins < 1) { return detail::invalid(who, "num_bins must be at least 1, got " + std::to_string(num_bins)); }
+  if (cudaError_t e = detail::check_pointers(who, samples, n, hist); e != cudaSuccess) { return e; }
+  detail::plain_binners<1, Binner> binners{{binner}, {num_bins}};
+  Counter* const out[1] = {hist};
+  return detail::run_histogram<1, 1>(who, samples, n, 1, n * sizeof(Sample),
+                                     static_cast<const detail::no_weights*>(nullptr), binners, out, stream, options);
+}
+
+template <int NumChannels, int NumActiveChannels, class Sample, class Counter, class Level>
+cudaError_t multi_histogram_even(const Sample* samples, cuda::std::size_t num_pixels,
+                                 Counter* const (&hist)[NumActiveChannels], const int (&num_bins)[NumActiveChannels],
+                                 const Level (&lower)[NumActiveChannels], const Level (&upper)[NumActiveChannels],
+                                 cudaStream_t stream, histogram_options options) {
+  static_assert(NumChannels >= 1 && NumChannels <= 4, "onchip::multi_histogram_even: 1 to 4 channels");
+  static_assert(NumActiveChannels >= 1 && NumActiveChannels <= NumChannels,
+                "onchip::multi_histogram_even: 1 to NumChannels active channels");
+  constexpr const char* who = "onchip::multi_histogram_even";
+  detail::plain_binners<NumActiveChannels, bin_even<Level>> binners{};
+  for (int a = 0; a < NumActiveChannels; ++a) {
+    if (cudaError_t e = detail::check_even(who, num_bins[a], lower[a], upper[a]); e != cudaSuccess) { return e; }
+    if (cudaError_t e = detail::check_pointers(who, samples, num_pixels, hist[a]); e != cudaSuccess) { return e; }
+    binners.binner[a] = bin_even<Level>(lower[a], upper[a], num_bins[a]);
+    binners.bins[a] = num_bins[a];
+  }
+  const cuda::std::size_t n = num_pixels * NumChannels;
+  return detail::run_histogram<NumChannels, NumActiveChannels>(
+      who, samples, n, 1, n * sizeof(Sample), static_cast<const detail::no_weights*>(nullptr), binners, hist, stream,
+      options);
+}
+
+template <int NumChannels, int NumActiveChannels, class Sample, class Counter, class Level>
+cudaError_t multi_histogram_range(const Sample* samples, cuda::std::size_t num_pixels,
+                                  Counter* const (&hist)[NumActiveChannels],
+                                  const Level* const (&levels)[NumActiveChannels],
+                                  const int (&num_levels)[NumActiveChannels], cudaStream_t stream,
+                                  histogram_options options) {
+  static_assert(NumChannels >= 1 && NumChannels <= 4, "onchip::multi_histogram_range: 1 to 4 channels");
+  static_assert(NumActiveChannels >= 1 && NumActiveChannels <= NumChannels,
+                "onchip::multi_histogram_range: 1 to NumChannels active channels");
+  constexpr const char* who = "onchip::multi_histogram_range";
+  detail::range_binners<NumActiveChannels, Level> binners{};
+  for (int a = 0; a < NumActiveChannels; ++a) {
+    if (cudaError_t e = detail::check_levels(who, levels[a], num_levels[a]); e != cudaSuccess) { return e; }
+    if (cudaError_t e = detail::check_pointers(who, samples, num_pixels, hist[a]); e != cudaSuccess) { return e; }
+    binners.levels[a] = levels[a];
+    binners.bins[a] = num_levels[a] - 1;
+  }
+  const cuda::std::size_t n = num_pixels * NumChannels;
+  return detail::run_histogram<NumChannels, NumActiveChannels>(
+      who, samples, n, 1, n * sizeof(Sample), static_cast<const detail::no_weights*>(nullptr), binners, hist, stream,
+      options);
+}
+
+template <class Sample, class Weight, class Counter, class Level>
+cudaError_t weighted_histogram_even(const Sample* samples, const Weight* weights, cuda::std::size_t n, Counter* hist,
+                                    int num_bins, Level lower, Level upper, cudaStream_t stream,
+                                    histogram_options options) {
+  static_assert(detail::counter_holds_v<Counter, Weight>,
+                "onchip::weighted_histogram_even: the counter type cannot hold the weight type (e.g. float weights "
+                "need float or double counters)");
+  constexpr const char* who = "onchip::weighted_histogram_even";
+  if (cudaError_t e = detail::check_even(who, num_bins, lower, upper); e != cudaSuccess) { return e; }
+  if (cudaError_t e = detail::check_pointers(who, samples, n, hist); e != cudaSuccess) { return e; }
+  if (weights == nullptr && n > 0) { return detail::invalid(who, "the weights pointer is null"); }
+  detail::plain_binners<1, bin_even<Level>> binners{{bin_even<Level>(lower, upper, num_bins)}, {num_bins}};
+  Counter* const out[1] = {hist};
+  return detail::run_histogram<1, 1>(who, samples, n, 1, n * sizeof(Sample), weights, binners, out, stream, options);
+}
+
+template <class Sample, class Weight, class Counter, class Level>
+cudaError_t weighted_histogram_range(const Sample* samples, const Weight* weights, cuda::std::size_t n,
+                                     Counter* hist, const Level* levels, int num_levels, cudaStream_t stream,
+                                     histogram_options options) {
+  static_assert(detail::counter_holds_v<Counter, Weight>,
+                "onchip::weighted_histogram_range: the counter type cannot hold the weight type (e.g. float weights "
+                "need float or double counters)");
+  constexpr const char* who = "onchip::weighted_histogram_range";
+  if (cudaError_t e = detail::check_levels(who, levels, num_levels); e != cudaSuccess) { return e; }
+  if (cudaError_t e = detail::check_pointers(who, samples, n, hist); e != cudaSuccess) { return e; }
+  if (weights == nullptr && n > 0) { return detail::invalid(who, "the weights pointer is null"); }
+  detail::range_binners<1, Level> binners{{levels}, {num_levels - 1}};
+  Counter* const out[1] = {hist};
+  return detail::run_histogram<1, 1>(who, samples, n, 1, n * sizeof(Sample), weights, binners, out, stream, options);
+}
+
+}  // namespace onchip
+#endif  // __CUDACC__
+
+#include <onchip/detail/histogram/segmented_impl.cuh>

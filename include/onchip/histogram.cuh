@@ -1,0 +1,274 @@
+/**
+ * @file
+ * @brief Block-privatized histograms: binning functors, a block-level primitive whose shared storage comes from
+ * the caller's carver, and a device-wide API (even, range and custom binning; 2-D regions; interleaved channels;
+ * weights; segments) that needs no temporary storage.
+ */
+#pragma once
+
+#include <onchip/detail/config.cuh>
+#include <onchip/detail/error.cuh>
+#include <onchip/detail/histogram/binning.cuh>
+#include <onchip/load.cuh>
+#include <onchip/smem.cuh>
+
+#include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include <cuda_runtime_api.h>
+
+namespace onchip {
+
+// ---------------------------------------------------------------------------------------------------------------
+// Binning: callables `int(Sample)` returning the bin, or a negative value for samples to ignore.
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * @brief `num_bins` equal-width bins over `[lower, upper)`; samples outside, and NaN, are ignored.
+ *
+ * Integer samples with integer levels get exactly CUB's bins, `floor((x - lower) * num_bins / (upper - lower))`,
+ * computed without overflow for any 64-bit range and without a per-sample division. Floating samples (or levels)
+ * use `(x - lower) * (num_bins / (upper - lower))` in float (double when either side is double, or for integer
+ * samples wider than 16 bits), and a sample below `upper` never lands in bin `num_bins`.
+ * @tparam Level  type of the bounds, independent of the sample type (int levels for u8 or int8 samples, float
+ *                levels for __half samples, ...)
+ */
+template <class Level>
+class bin_even {
+  static_assert(cuda::std::is_arithmetic_v<Level>, "onchip::bin_even<Level>: Level must be an arithmetic type");
+
+ public:
+  /// No bins (not valid()).
+  bin_even() = default;
+  /// Bins over `[lower, upper)`; call valid() before use (the device-wide API does).
+  ONCHIP_HOST_DEVICE bin_even(Level lower, Level upper, int num_bins) noexcept;
+  /// The bin of `x`, or -1.
+  template <class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const;
+  /// Number of bins.
+  ONCHIP_HOST_DEVICE constexpr int bins() const noexcept { return bins_; }
+  /// True when num_bins >= 1 and lower < upper (neither NaN).
+  ONCHIP_HOST_DEVICE bool valid() const noexcept;
+
+ private:
+  Level lower_{}, upper_{};
+  int bins_ = 0;
+  double scale_ = 0;              // num_bins / (upper - lower)
+  cuda::std::uint64_t range_ = 0;  // integer levels: upper - lower
+};
+
+/**
+ * @brief Bins between consecutive `levels`: bin `i` holds `levels[i] <= x < levels[i + 1]`, found by binary search.
+ * `num_levels - 1` bins. Precondition: levels sorted ascending (a checked-mode device check in the device-wide
+ * API). The device-wide API stages the levels in shared memory.
+ */
+template <class Level>
+class bin_range {
+ public:
+  /// No levels.
+  bin_range() = default;
+  /// Views `num_levels` levels at `levels` (device memory, for device code).
+  ONCHIP_HOST_DEVICE constexpr bin_range(const Level* levels, int num_levels) noexcept
+      : levels_(levels), num_levels_(num_levels) {}
+  /// The bin of `x`, or -1.
+  template <class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const;
+  /// Number of bins.
+  ONCHIP_HOST_DEVICE constexpr int bins() const noexcept { return num_levels_ - 1; }
+  /// The levels.
+  ONCHIP_HOST_DEVICE constexpr const Level* levels() const noexcept { return levels_; }
+  /// Number of levels.
+  ONCHIP_HOST_DEVICE constexpr int num_levels() const noexcept { return num_levels_; }
+
+ private:
+  const Level* levels_ = nullptr;
+  int num_levels_ = 0;
+};
+
+/// The sample is its own bin (integer samples; negative or non-integer values are ignored).
+struct bin_identity {
+  /// `x` as a bin, or -1.
+  template <class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Block level
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * @brief One block's histogram of `Bins` bins in shared memory (possibly several privatized replicas, one per
+ * group of warps, to spread contention), merged into a global histogram.
+ *
+ * Storage comes from the caller's carver, so it composes with the kernel's other shared arrays:
+ * @code
+ * struct plan {
+ *   int threads;
+ *   ONCHIP_HOST_DEVICE auto operator()(onchip::carver& c) const {
+ *     auto tile = c.take<float>(1024);
+ *     return cuda::std::tuple{tile, onchip::block_histogram<256>(c, threads)};
+ *   }
+ * };
+ * // host: kernel<<<grid, threads, onchip::smem_bytes(plan{threads})>>>(...)
+ * // device: auto [tile, hist] = onchip::carve(plan{int(blockDim.x)}); hist.reset(); ... hist.flush(global);
+ * @endcode
+ * @tparam Bins     number of bins, known at compile time
+ * @tparam Counter  uint16_t (packed two per word; a counter passing 65535 carries into the 32-bit histogram given
+ *                  at construction, so no count is lost), uint32_t, int, unsigned long long, long long, float,
+ *                  double (for weights)
+ */
+template <int Bins, class Counter = unsigned int>
+class block_histogram {
+  static_assert(Bins > 0, "onchip::block_histogram<Bins>: Bins must be positive");
+  static_assert(cuda::std::is_same_v<Counter, cuda::std::uint16_t> || cuda::std::is_same_v<Counter, unsigned> ||
+                    cuda::std::is_same_v<Counter, int> || cuda::std::is_same_v<Counter, unsigned long long> ||
+                    cuda::std::is_same_v<Counter, long long> || cuda::std::is_same_v<Counter, float> ||
+                    cuda::std::is_same_v<Counter, double>,
+                "onchip::block_histogram<Bins, Counter>: Counter must be uint16_t, unsigned int, int, unsigned "
+                "long long, long long, float or double");
+
+ public:
+  /// Counter type of the global histogram: unsigned int for uint16_t counters, else Counter.
+  using global_counter = cuda::std::conditional_t<cuda::std::is_same_v<Counter, cuda::std::uint16_t>, unsigned, Counter>;
+
+  /// Replicas kept for a block of `block_threads` threads.
+  ONCHIP_HOST_DEVICE static constexpr int replicas(int block_threads) noexcept;
+  /// Shared memory this histogram takes from a carver for a block of `block_threads` threads (host and device,
+  /// usable inside plans).
+  ONCHIP_HOST_DEVICE static constexpr cuda::std::size_t smem_bytes(int block_threads) noexcept;
+
+  /**
+   * @brief Takes its storage from `smem` (uninitialized: call reset() before adding). Host and device, so plans
+   * can create it; on the host (a measuring carver) it only counts bytes.
+   * @param block_threads  threads of the block that will use it (decides the replicas)
+   * @param carry_target   uint16_t counters only (required there): the 32-bit histogram you will flush into; a
+   *                       counter passing 65535 adds 65536 there at once, so no count is lost
+   */
+  ONCHIP_HOST_DEVICE block_histogram(carver& smem, int block_threads, unsigned* carry_target = nullptr);
+#if defined(__CUDACC__)
+  /// Takes its storage from `smem` for this block's size (not for uint16_t counters, which need a carry target).
+  ONCHIP_DEVICE explicit block_histogram(carver& smem);
+  /// uint16_t counters: storage from `smem` for this block's size; carries go to `carry_target` (see above).
+  ONCHIP_DEVICE block_histogram(carver& smem, unsigned* carry_target);
+
+  /// Collective: zeroes every replica, then synchronizes the block.
+  ONCHIP_DEVICE void reset();
+  /// Counts one sample in `bin`; bins outside [0, Bins) are ignored. Any thread, any number of times.
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE void add(int bin);
+  /// Adds `weight` to `bin` (not for uint16_t counters); bins outside [0, Bins) are ignored.
+  template <class Weight>
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE void add(int bin, Weight weight);
+  /// Counts every bin of a register array.
+  template <int N>
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE void add(const int (&bins)[N]);
+  /// Collective: synchronizes, merges the replicas and atomically adds each non-zero bin into `global`.
+  ONCHIP_DEVICE void flush(global_counter* global);
+  /// Collective: synchronizes, merges the replicas and writes every bin of this block's histogram to `out` with
+  /// plain stores (for per-block or per-tile results). Not for uint16_t counters.
+  ONCHIP_DEVICE void store(Counter* out);
+#endif
+
+ private:
+  using word = cuda::std::conditional_t<cuda::std::is_same_v<Counter, cuda::std::uint16_t>, unsigned, Counter>;
+  word* storage_ = nullptr;
+  int replicas_ = 1;
+  unsigned* carry_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Device-wide API: host functions, stream-ordered, no temporary storage. Output is overwritten (every bin
+// written) unless `accumulate` is true. Errors: cudaErrorInvalidValue with last_error_message() for bad input,
+// before anything is launched or written.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Options shared by the device-wide functions.
+struct histogram_options {
+  /// Add into the histogram instead of overwriting it.
+  bool accumulate = false;
+  /// If not null, receives (added atomically) the number of samples that fell in no bin (out of range, NaN).
+  unsigned long long* ignored = nullptr;
+};
+
+/**
+ * @brief Histogram of `n` samples in `num_bins` even bins over `[lower, upper)`.
+ * @param samples  device pointer, any alignment of its type
+ * @param hist     device pointer to `num_bins` counters (unsigned, int, unsigned long long, long long, float, double)
+ */
+template <class Sample, class Counter, class Level>
+cudaError_t histogram_even(const Sample* samples, cuda::std::size_t n, Counter* hist, int num_bins, Level lower,
+                           Level upper, cudaStream_t stream = nullptr, histogram_options options = {});
+
+/// Histogram with bins between consecutive `levels` (device pointer, `num_levels` sorted values).
+template <class Sample, class Counter, class Level>
+cudaError_t histogram_range(const Sample* samples, cuda::std::size_t n, Counter* hist, const Level* levels,
+                            int num_levels, cudaStream_t stream = nullptr, histogram_options options = {});
+
+/// Histogram with any binner: a callable `int(Sample)` usable on the device (negative = ignore).
+template <class Sample, class Counter, class Binner>
+cudaError_t histogram(const Sample* samples, cuda::std::size_t n, Counter* hist, int num_bins, Binner binner,
+                      cudaStream_t stream = nullptr, histogram_options options = {});
+
+/**
+ * @brief Even histogram of a 2-D region of interest: `num_rows` rows of `num_row_samples` samples, rows
+ * `row_stride_bytes` apart (>= a row).
+ */
+template <class Sample, class Counter, class Level>
+cudaError_t histogram_even(const Sample* samples, cuda::std::size_t num_row_samples, cuda::std::size_t num_rows,
+                           cuda::std::size_t row_stride_bytes, Counter* hist, int num_bins, Level lower, Level upper,
+                           cudaStream_t stream = nullptr, histogram_options options = {});
+
+/// Range histogram of a 2-D region of interest (see the even overload).
+template <class Sample, class Counter, class Level>
+cudaError_t histogram_range(const Sample* samples, cuda::std::size_t num_row_samples, cuda::std::size_t num_rows,
+                            cuda::std::size_t row_stride_bytes, Counter* hist, const Level* levels, int num_levels,
+                            cudaStream_t stream = nullptr, histogram_options options = {});
+
+/**
+ * @brief Histograms of `NumActiveChannels` of `NumChannels` interleaved channels (e.g. RGBA with 3 active):
+ * `num_pixels * NumChannels` samples, channel `c` into `hist[c]` with its own even bins.
+ */
+template <int NumChannels, int NumActiveChannels, class Sample, class Counter, class Level>
+cudaError_t multi_histogram_even(const Sample* samples, cuda::std::size_t num_pixels,
+                                 Counter* const (&hist)[NumActiveChannels], const int (&num_bins)[NumActiveChannels],
+                                 const Level (&lower)[NumActiveChannels], const Level (&upper)[NumActiveChannels],
+                                 cudaStream_t stream = nullptr, histogram_options options = {});
+
+/// Multi-channel range histograms: channel `c` uses `num_levels[c]` levels at `levels[c]` (device pointers).
+template <int NumChannels, int NumActiveChannels, class Sample, class Counter, class Level>
+cudaError_t multi_histogram_range(const Sample* samples, cuda::std::size_t num_pixels,
+                                  Counter* const (&hist)[NumActiveChannels],
+                                  const Level* const (&levels)[NumActiveChannels],
+                                  const int (&num_levels)[NumActiveChannels], cudaStream_t stream = nullptr,
+                                  histogram_options options = {});
+
+/**
+ * @brief Weighted even histogram: sample `i` adds `weights[i]` to its bin. The counter type must hold the weight
+ * type (float weights into integer counters do not compile).
+ */
+template <class Sample, class Weight, class Counter, class Level>
+cudaError_t weighted_histogram_even(const Sample* samples, const Weight* weights, cuda::std::size_t n, Counter* hist,
+                                    int num_bins, Level lower, Level upper, cudaStream_t stream = nullptr,
+                                    histogram_options options = {});
+
+/// Weighted range histogram.
+template <class Sample, class Weight, class Counter, class Level>
+cudaError_t weighted_histogram_range(const Sample* samples, const Weight* weights, cuda::std::size_t n,
+                                     Counter* hist, const Level* levels, int num_levels,
+                                     cudaStream_t stream = nullptr, histogram_options options = {});
+
+/**
+ * @brief One even histogram per segment, in one launch: segment `s` is `samples[segment_offsets[s],
+ * segment_offsets[s + 1])` and its histogram `hist[s * num_bins, (s + 1) * num_bins)`. Empty segments get zeros.
+ * @param segment_offsets  device pointer to `num_segments + 1` non-decreasing offsets
+ */
+template <class Sample, class Counter, class Level, class Offset>
+cudaError_t segmented_histogram_even(const Sample* samples, const Offset* segment_offsets, int num_segments,
+                                     Counter* hist, int num_bins, Level lower, Level upper,
+                                     cudaStream_t stream = nullptr, histogram_options options = {});
+
+}  // namespace onchip
+
+#include <onchip/detail/histogram/binners_impl.cuh>
+#include <onchip/detail/histogram/block_impl.cuh>
+#include <onchip/detail/histogram/device_impl.cuh>

@@ -1,0 +1,211 @@
+// Host proofs of onchip's binners against independent references: exact 128-bit integer arithmetic for even
+// bins, the documented float formula, edges with nextafter, NaN, negative int8, half and bfloat16, binary search.
+#include <onchip/histogram.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "support/onchip_test.hpp"
+
+namespace {
+
+// CUB's integer even bin, computed with 128-bit integers: floor((x - lower) * bins / (upper - lower)).
+template <class S, class L>
+int reference_int_bin(S x, L lower, L upper, int bins) {
+  const __int128 xi = x, lo = lower, hi = upper;
+  if (xi < lo || xi >= hi) { return -1; }
+  return static_cast<int>((xi - lo) * bins / (hi - lo));
+}
+
+}  // namespace
+
+TEST_CASE("even_bin is floor(offset * bins / range) for ranges up to 2^64") {
+  const unsigned seed = 424242;
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (int trial = 0; trial < 200000; ++trial) {
+    const std::uint64_t range = trial % 3 == 0 ? rng() : (rng() >> (rng() % 63)) + 1;
+    const std::uint64_t bins = trial % 5 == 0 ? (rng() % (1u << 24)) + 1 : (rng() % 300) + 1;
+    const std::uint64_t offset = rng() % range;
+    const double ratio = static_cast<double>(bins) / static_cast<double>(range);
+    const auto expected = static_cast<std::uint64_t>(static_cast<unsigned __int128>(offset) * bins / range);
+    REQUIRE(onchip::detail::even_bin(offset, bins, range, ratio) == expected);
+  }
+  // Edges: the last offset of each bin and the first of the next.
+  for (std::uint64_t range : {std::uint64_t{1}, std::uint64_t{255}, std::uint64_t{256}, std::uint64_t{1000003},
+                              ~std::uint64_t{0}}) {
+    for (std::uint64_t bins : {1ull, 2ull, 7ull, 256ull, 65536ull, 16777216ull}) {
+      const double ratio = static_cast<double>(bins) / static_cast<double>(range);
+      if (bins > range) { continue; }  // then some bins are empty and "first offset of bin k" is not defined
+      for (std::uint64_t k = 1; k < 50 && k < bins; ++k) {
+        // first offset of bin k: ceil(k * range / bins)
+        const auto first = static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * range + bins - 1) / bins);
+        if (first >= range || first == 0) { continue; }
+        REQUIRE(onchip::detail::even_bin(first, bins, range, ratio) == k);
+        REQUIRE(onchip::detail::even_bin(first - 1, bins, range, ratio) == k - 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("bin_even gives CUB's bins for every 8- and 16-bit integer sample") {
+  for (int bins : {1, 3, 7, 10, 64, 100, 255, 256, 257, 1000}) {
+    const onchip::bin_even<int> u8(0, 256, bins);
+    for (int x = 0; x < 256; ++x) { REQUIRE(u8(static_cast<std::uint8_t>(x)) == reference_int_bin(x, 0, 256, bins)); }
+    const onchip::bin_even<int> s8(-128, 128, bins);  // negative int8 samples are binned, not dropped
+    for (int x = -128; x < 128; ++x) {
+      REQUIRE(s8(static_cast<std::int8_t>(x)) == reference_int_bin(x, -128, 128, bins));
+    }
+    const onchip::bin_even<int> narrow(-3, 17, bins);
+    for (int x = -128; x < 128; ++x) {
+      REQUIRE(narrow(static_cast<std::int8_t>(x)) == reference_int_bin(x, -3, 17, bins));
+    }
+    const onchip::bin_even<long long> u16(100, 60000, bins);
+    for (int x = 0; x < 65536; ++x) {
+      REQUIRE(u16(static_cast<std::uint16_t>(x)) == reference_int_bin(x, 100LL, 60000LL, bins));
+    }
+  }
+}
+
+TEST_CASE("bin_even on 32- and 64-bit integers, whole ranges without overflow") {
+  std::mt19937_64 rng(77);
+  const onchip::bin_even<long long> i32(std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), 1000);
+  const onchip::bin_even<std::uint64_t> u64(0, ~std::uint64_t{0}, 16777216);
+  const onchip::bin_even<std::int64_t> i64(std::numeric_limits<std::int64_t>::min(),
+                                           std::numeric_limits<std::int64_t>::max(), 100);
+  for (int i = 0; i < 100000; ++i) {
+    const auto a = static_cast<int>(rng());
+    REQUIRE(i32(a) == reference_int_bin(a, static_cast<long long>(std::numeric_limits<int>::min()),
+                                        static_cast<long long>(std::numeric_limits<int>::max()), 1000));
+    const std::uint64_t b = rng();
+    if (b != ~std::uint64_t{0}) {
+      const auto expected = static_cast<int>(static_cast<unsigned __int128>(b) * 16777216 / ~std::uint64_t{0});
+      REQUIRE(u64(b) == expected);
+    } else {
+      REQUIRE(u64(b) == -1);  // upper itself is outside [lower, upper)
+    }
+    const auto c = static_cast<std::int64_t>(rng());
+    if (c != std::numeric_limits<std::int64_t>::max()) {
+      REQUIRE(i64(c) == reference_int_bin(c, std::numeric_limits<std::int64_t>::min(),
+                                          std::numeric_limits<std::int64_t>::max(), 100));
+    }
+  }
+  // Unsigned samples against signed levels: negative levels still compare correctly.
+  const onchip::bin_even<int> mixed(-10, 10, 4);
+  CHECK(mixed(0u) == 2);
+  CHECK(mixed(9u) == 3);
+  CHECK(mixed(10u) == -1);
+  CHECK(mixed(4294967295u) == -1);
+}
+
+TEST_CASE("bin_even on floats: the documented formula, never bin num_bins below upper, NaN ignored") {
+  std::mt19937 rng(99);
+  for (int bins : {1, 2, 7, 100, 1000, 4096, 1 << 20, 1 << 24}) {
+    for (auto [lo, hi] : {std::pair{0.0f, 1.0f}, std::pair{-3.5f, 2.25f}, std::pair{1e-3f, 1e6f}}) {
+      const onchip::bin_even<float> b(lo, hi, bins);
+      const float scale = static_cast<float>(static_cast<double>(bins) / (static_cast<double>(hi) - lo));
+      std::uniform_real_distribution<float> d(lo, hi);
+      for (int i = 0; i < 2000; ++i) {
+        const float x = d(rng);
+        int expected = static_cast<int>((x - lo) * scale);
+        expected = std::min(expected, bins - 1);
+        if (!(x >= lo && x < hi)) { expected = -1; }
+        REQUIRE(b(x) == expected);
+      }
+      const float below_upper = std::nextafter(hi, lo);
+      CHECK(b(below_upper) == bins - 1);
+      CHECK(b(hi) == -1);
+      CHECK(b(lo) == 0);
+      CHECK(b(std::nextafter(lo, hi - 1e9f)) == -1);  // just below lower
+      CHECK(b(std::numeric_limits<float>::quiet_NaN()) == -1);
+      CHECK(b(std::numeric_limits<float>::infinity()) == -1);
+      CHECK(b(-std::numeric_limits<float>::infinity()) == -1);
+    }
+  }
+}
+
+TEST_CASE("bin_even on half and bfloat16 samples with float levels") {
+  const onchip::bin_even<float> b(0.0f, 1.0f, 10);
+  for (int i = 0; i < 1000; ++i) {
+    const float x = i / 1000.0f;
+    const __half h = __float2half(x);
+    const float hx = __half2float(h);
+    const int expected = hx < 1.0f ? std::min(static_cast<int>(hx * 10.0f), 9) : -1;
+    REQUIRE(b(h) == expected);
+    const __nv_bfloat16 bf = __float2bfloat16(x);
+    const float bx = __bfloat162float(bf);
+    REQUIRE(b(bf) == (bx < 1.0f ? std::min(static_cast<int>(bx * 10.0f), 9) : -1));
+  }
+  CHECK(b(__float2half(std::numeric_limits<float>::quiet_NaN())) == -1);
+}
+
+TEST_CASE("bin_even validity: bins >= 1, lower < upper, no NaN") {
+  CHECK(onchip::bin_even<int>(0, 256, 256).valid());
+  CHECK(!onchip::bin_even<int>(0, 256, 0).valid());
+  CHECK(!onchip::bin_even<int>(5, 5, 3).valid());
+  CHECK(!onchip::bin_even<int>(6, 5, 3).valid());
+  CHECK(!onchip::bin_even<float>(0.0f, std::numeric_limits<float>::quiet_NaN(), 3).valid());
+  CHECK(!onchip::bin_even<float>(1.0f, 0.0f, 3).valid());
+}
+
+TEST_CASE("bin_range is the level interval found by binary search") {
+  std::mt19937 rng(5);
+  for (int levels_count : {2, 3, 17, 1025}) {
+    std::vector<float> levels(levels_count);
+    std::uniform_real_distribution<float> d(-100.0f, 100.0f);
+    for (auto& l : levels) { l = d(rng); }
+    std::sort(levels.begin(), levels.end());
+    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+    const onchip::bin_range<float> b(levels.data(), static_cast<int>(levels.size()));
+    for (int i = 0; i < 5000; ++i) {
+      const float x = d(rng) * 1.1f;
+      const auto it = std::upper_bound(levels.begin(), levels.end(), x);
+      const int expected = (it == levels.begin() || it == levels.end()) ? -1 : static_cast<int>(it - levels.begin()) - 1;
+      REQUIRE(b(x) == expected);
+    }
+    for (std::size_t k = 0; k + 1 < levels.size(); ++k) { REQUIRE(b(levels[k]) == static_cast<int>(k)); }
+    CHECK(b(levels.back()) == -1);
+    CHECK(b(std::numeric_limits<float>::quiet_NaN()) == -1);
+  }
+  const int int_levels[] = {-128, -1, 0, 1, 127};
+  const onchip::bin_range<int> s8(int_levels, 5);
+  CHECK(s8(static_cast<std::int8_t>(-128)) == 0);
+  CHECK(s8(static_cast<std::int8_t>(-1)) == 1);
+  CHECK(s8(static_cast<std::int8_t>(0)) == 2);
+  CHECK(s8(static_cast<std::int8_t>(126)) == 3);
+  CHECK(s8(static_cast<std::int8_t>(127)) == -1);
+  CHECK(s8(200u) == -1);
+}
+
+TEST_CASE("bin_identity keeps non-negative integers and ignores the rest") {
+  const onchip::bin_identity id;
+  CHECK(id(0) == 0);
+  CHECK(id(static_cast<std::uint8_t>(255)) == 255);
+  CHECK(id(-1) == -1);
+  CHECK(id(static_cast<std::int8_t>(-5)) == -1);
+  CHECK(id(5000000000LL) == -1);
+  CHECK(id(3.0f) == 3);
+  CHECK(id(3.5f) == -1);
+  CHECK(id(std::numeric_limits<float>::quiet_NaN()) == -1);
+}
+
+TEST_CASE("block_histogram sizes: replicas within 32 KiB and one per warp at most") {
+  CHECK(onchip::block_histogram<256>::replicas(256) == 8);
+  CHECK(onchip::block_histogram<256>::smem_bytes(256) == 8 * 256 * 4);
+  CHECK(onchip::block_histogram<256>::replicas(32) == 1);
+  CHECK(onchip::block_histogram<4096>::replicas(1024) == 2);
+  CHECK(onchip::block_histogram<65536, std::uint16_t>::smem_bytes(256) == 65536 * 2);
+  CHECK(onchip::block_histogram<7, std::uint16_t>::smem_bytes(64) == 2 * 4 * 4);  // 4 words per replica, 2 replicas
+  // Inside a plan the carver accounts for it like any array.
+  struct plan {
+    ONCHIP_HOST_DEVICE auto operator()(onchip::carver& c) const {
+      c.take<char>(3);
+      return onchip::block_histogram<100, double>(c, 128);
+    }
+  };
+  CHECK(onchip::smem_bytes(plan{}) == 8 + onchip::block_histogram<100, double>::smem_bytes(128));
+}
