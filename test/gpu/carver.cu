@@ -265,7 +265,7 @@ ONCHIP_GPU_TEST_CASE("fit_extent finds the largest extent that keeps the target 
 }
 
 ONCHIP_GPU_TEST_CASE("checked mode: a launch with too few bytes traps with what was asked and provided") {
-  const std::string command = std::string("\"") + CARVER_TRAP_PROBE + "\" capacity 2>&1";
+  const std::string command = std::string("\"") + CHECK_PROBE + "\" capacity 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string output;

@@ -315,7 +315,7 @@ TEST_CASE("describe reports each array and the same total as smem_bytes") {
 }
 
 TEST_CASE("checked mode: a host carver over a misaligned base prints the address and aborts") {
-  const std::string command = std::string("\"") + CARVER_TRAP_PROBE + "\" misaligned 2>&1";
+  const std::string command = std::string("\"") + CHECK_PROBE + "\" misaligned 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string output;

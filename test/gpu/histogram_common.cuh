@@ -1,0 +1,226 @@
+// Shared pieces of the histogram GPU tests: an independent host reference, input distributions, and a checker
+// that runs the device-wide API on inputs flush against the end of their allocation into a poisoned output.
+#pragma once
+
+#include <onchip/histogram.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "support/onchip_test.hpp"
+
+namespace hist_test {
+
+/// `n`, or a smaller size under compute-sanitizer (ONCHIP_SANITIZER set), where big inputs take minutes; the
+/// edges of the smaller inputs still sit flush against their allocations.
+inline std::size_t sized(std::size_t n) {
+  return std::getenv("ONCHIP_SANITIZER") != nullptr && n > (std::size_t{1} << 16) ? (std::size_t{1} << 16) + 3 : n;
+}
+
+template <class T>
+inline constexpr bool is_half_v = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
+
+template <class T>
+double as_double(T x) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return __half2float(x);
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __bfloat162float(x);
+  } else {
+    return static_cast<double>(x);
+  }
+}
+
+template <class T>
+T from_double(double x) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return __float2half(static_cast<float>(x));
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __float2bfloat16(static_cast<float>(x));
+  } else {
+    return static_cast<T>(x);
+  }
+}
+
+/// The reference even bin, written from the documentation: integers exactly (128-bit), floats with
+/// (x - lower) * (bins / (upper - lower)) in the documented precision, clamped below upper.
+template <class S, class L>
+int reference_even(S sample, L lower, L upper, int bins) {
+  if constexpr (std::is_integral_v<S> && std::is_integral_v<L>) {
+    const __int128 x = sample, lo = lower, hi = upper;
+    if (x < lo || x >= hi) { return -1; }
+    return static_cast<int>((x - lo) * bins / (hi - lo));
+  } else {
+    constexpr bool wide = std::is_same_v<S, double> || std::is_same_v<L, double> ||
+                          (std::is_integral_v<S> && sizeof(S) > 2);
+    using F = std::conditional_t<wide, double, float>;
+    const F x = static_cast<F>(as_double(sample)), lo = static_cast<F>(lower), hi = static_cast<F>(upper);
+    if (!(x >= lo && x < hi)) { return -1; }
+    const F scale = static_cast<F>(static_cast<double>(bins) / (static_cast<double>(upper) - static_cast<double>(lower)));
+    return std::min(static_cast<int>((x - lo) * scale), bins - 1);
+  }
+}
+
+template <class S, class L>
+int reference_range(S sample, const std::vector<L>& levels) {
+  const double x = as_double(sample);
+  if (std::isnan(x)) { return -1; }
+  const auto it = std::upper_bound(levels.begin(), levels.end(), x,
+                                   [](double v, const L& l) { return v < static_cast<double>(l); });
+  if (it == levels.begin() || it == levels.end()) { return -1; }
+  return static_cast<int>(it - levels.begin()) - 1;
+}
+
+enum class distribution { uniform, degenerate, skewed, sorted_runs, alternating, out_of_range, nan_laced };
+
+inline const char* name(distribution d) {
+  switch (d) {
+    case distribution::uniform: return "uniform";
+    case distribution::degenerate: return "degenerate";
+    case distribution::skewed: return "skewed";
+    case distribution::sorted_runs: return "sorted runs";
+    case distribution::alternating: return "alternating";
+    case distribution::out_of_range: return "all out of range";
+    case distribution::nan_laced: return "NaN-laced";
+  }
+  return "?";
+}
+
+/// `n` samples over roughly [lo, hi) (a little beyond on both sides for uniform), following `d`.
+template <class S>
+std::vector<S> make_samples(std::size_t n, double lo, double hi, distribution d, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<S> out(n);
+  const double span = hi - lo;
+  auto clamp_to_type = [](double v) {
+    if constexpr (std::is_integral_v<S>) {
+      v = std::floor(v);
+      v = std::max(v, static_cast<double>(std::numeric_limits<S>::lowest()));
+      v = std::min(v, static_cast<double>(std::numeric_limits<S>::max()) * (1.0 - 1e-16));
+    }
+    return from_double<S>(v);
+  };
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const double a = lo + span * u(rng), b = lo + span * u(rng);
+  for (std::size_t i = 0; i < n; ++i) {
+    double v = 0;
+    switch (d) {
+      case distribution::uniform: v = lo - 0.05 * span + 1.1 * span * u(rng); break;
+      case distribution::degenerate: v = a; break;
+      case distribution::skewed: {
+        double g = 0;
+        while (u(rng) < 0.5 && g < 60) { g += 1; }
+        v = lo + span * std::min(0.999, g / 64.0);
+        break;
+      }
+      case distribution::sorted_runs: v = lo + span * ((i / 977) % 101) / 101.0; break;
+      case distribution::alternating: v = i % 2 ? a : b; break;
+      case distribution::out_of_range: v = (i % 2 ? hi + 1 + span * u(rng) : lo - 1 - span * u(rng)); break;
+      case distribution::nan_laced: v = i % 3 == 0 ? std::nan("") : lo + span * u(rng); break;
+    }
+    out[i] = clamp_to_type(v);
+  }
+  return out;
+}
+
+/// Device copy of `host` ending exactly where its allocation ends, `offset_bytes` past a 256-byte boundary.
+template <class S>
+struct device_samples {
+  onchip_test::device_buffer<unsigned char> buffer;
+  const S* data;
+  device_samples(const std::vector<S>& host, std::size_t offset_bytes)
+      : buffer(offset_bytes + host.size() * sizeof(S) + (host.empty() ? 1 : 0)) {
+    data = reinterpret_cast<const S*>(buffer.data() + offset_bytes);
+    if (!host.empty()) {
+      ONCHIP_CUDA_REQUIRE(cudaMemcpy(buffer.data() + offset_bytes, host.data(), host.size() * sizeof(S),
+                                     cudaMemcpyHostToDevice));
+    }
+  }
+};
+
+/// Poisoned device histogram: every bin must be written.
+template <class C>
+struct device_hist {
+  onchip_test::device_buffer<C> buffer;
+  explicit device_hist(std::size_t bins) : buffer(bins) {
+    ONCHIP_CUDA_REQUIRE(cudaMemset(buffer.data(), 0x5a, buffer.bytes()));
+  }
+  std::vector<C> get() const {
+    std::vector<C> h(buffer.size());
+    ONCHIP_CUDA_REQUIRE(cudaDeviceSynchronize());
+    ONCHIP_CUDA_REQUIRE(cudaMemcpy(h.data(), buffer.data(), buffer.bytes(), cudaMemcpyDeviceToHost));
+    return h;
+  }
+};
+
+template <class C>
+void require_equal(const std::vector<C>& got, const std::vector<double>& expected) {
+  REQUIRE(got.size() == expected.size());
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t b = 0; b < got.size(); ++b) {
+    const bool ok = std::is_floating_point_v<C>
+                        ? std::fabs(static_cast<double>(got[b]) - expected[b]) <= 1e-6 * std::max(1.0, std::fabs(expected[b]))
+                        : static_cast<double>(got[b]) == expected[b];
+    if (!ok && wrong++ == 0) { first = b; }
+  }
+  INFO("first wrong bin " << first << ": got " << static_cast<double>(got[first]) << ", expected " << expected[first]);
+  REQUIRE(wrong == 0);
+}
+
+/// Runs histogram_even on `host` samples and compares with the reference; returns the ignored count seen.
+template <class C, class S, class L>
+void check_even(const std::vector<S>& host, int bins, L lower, L upper, std::size_t offset_bytes = 0) {
+  device_samples<S> in(host, offset_bytes);
+  device_hist<C> hist(static_cast<std::size_t>(bins));
+  onchip_test::device_buffer<unsigned long long> ignored(1);
+  ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
+  onchip::histogram_options options;
+  options.ignored = ignored.data();
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, host.size(), hist.buffer.data(), bins, lower, upper, nullptr, options));
+  std::vector<double> expected(bins, 0.0);
+  unsigned long long expected_ignored = 0;
+  for (const S& s : host) {
+    const int b = reference_even(s, lower, upper, bins);
+    if (b >= 0) {
+      expected[b] += 1;
+    } else {
+      ++expected_ignored;
+    }
+  }
+  require_equal(hist.get(), expected);
+  unsigned long long got_ignored = 0;
+  ONCHIP_CUDA_REQUIRE(cudaMemcpy(&got_ignored, ignored.data(), sizeof got_ignored, cudaMemcpyDeviceToHost));
+  REQUIRE(got_ignored == expected_ignored);
+}
+
+/// Bounds for a sample type: int levels (or long long for wide integers), float or double levels otherwise.
+template <class S>
+auto level_bounds() {
+  if constexpr (std::is_same_v<S, std::int8_t>) {
+    return std::pair<int, int>{-128, 128};
+  } else if constexpr (std::is_same_v<S, std::uint8_t>) {
+    return std::pair<int, int>{0, 256};
+  } else if constexpr (std::is_same_v<S, std::int16_t>) {
+    return std::pair<int, int>{-20000, 30000};
+  } else if constexpr (std::is_same_v<S, std::uint16_t>) {
+    return std::pair<int, int>{100, 65000};
+  } else if constexpr (std::is_integral_v<S> && std::is_signed_v<S>) {
+    return std::pair<long long, long long>{-1000000007LL, 2000000011LL};
+  } else if constexpr (std::is_integral_v<S>) {
+    return std::pair<long long, long long>{12345LL, 4000000000LL};
+  } else if constexpr (std::is_same_v<S, double>) {
+    return std::pair<double, double>{-2.5, 7.5};
+  } else {
+    return std::pair<float, float>{-2.5f, 7.5f};
+  }
+}
+
+}  // namespace hist_test
