@@ -55,7 +55,6 @@ class bin_even {
   Level lower_{}, upper_{};
   int bins_ = 0;
   double scale_ = 0;              // num_bins / (upper - lower)
-  float scale32_ = 0;             // the same in float, for ranges up to 2^32
   cuda::std::uint64_t range_ = 0;  // integer levels: upper - lower
 };
 

@@ -52,18 +52,6 @@ TEST_CASE("even_bin is floor(offset * bins / range) for ranges up to 2^64") {
   }
 }
 
-TEST_CASE("even_bin32 (ranges up to 2^32) agrees with exact division") {
-  std::mt19937_64 rng(4321);
-  for (int trial = 0; trial < 300000; ++trial) {
-    const std::uint64_t range = trial % 4 == 0 ? (std::uint64_t{1} << 32) - (rng() % 3) : 1 + rng() % (std::uint64_t{1} << (1 + rng() % 32));
-    const unsigned bins = trial % 3 == 0 ? 1 + static_cast<unsigned>(rng() % (1u << 24)) : 1 + static_cast<unsigned>(rng() % 5000);
-    const std::uint64_t offset = trial % 7 == 0 ? range - 1 : rng() % range;
-    const float ratio = static_cast<float>(static_cast<double>(bins) / static_cast<double>(range));
-    REQUIRE(onchip::detail::even_bin32(offset, bins, range, ratio) ==
-            static_cast<unsigned>(static_cast<unsigned __int128>(offset) * bins / range));
-  }
-}
-
 TEST_CASE("bin_even gives CUB's bins for every 8- and 16-bit integer sample") {
   for (int bins : {1, 3, 7, 10, 64, 100, 255, 256, 257, 1000}) {
     const onchip::bin_even<int> u8(0, 256, bins);

@@ -16,7 +16,6 @@ ONCHIP_HOST_DEVICE bin_even<Level>::bin_even(Level lower, Level upper, int num_b
   if constexpr (cuda::std::is_integral_v<Level>) {
     range_ = detail::int_less(lower, upper) ? detail::unsigned_distance(upper, lower) : 0;
     scale_ = range_ > 0 ? static_cast<double>(num_bins) / static_cast<double>(range_) : 0.0;
-    scale32_ = static_cast<float>(scale_);
   } else {
     scale_ = static_cast<double>(num_bins) / (static_cast<double>(upper) - static_cast<double>(lower));
   }
@@ -40,9 +39,6 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin_even<Level>::operator()(Sample sam
   if constexpr (cuda::std::is_integral_v<X> && cuda::std::is_integral_v<Level>) {
     if (detail::int_less(x, lower_) || !detail::int_less(x, upper_)) { return -1; }
     const cuda::std::uint64_t offset = detail::unsigned_distance(x, lower_);
-    if (range_ <= (cuda::std::uint64_t{1} << 32)) {
-      return static_cast<int>(detail::even_bin32(offset, static_cast<unsigned>(bins_), range_, scale32_));
-    }
     return static_cast<int>(detail::even_bin(offset, static_cast<cuda::std::uint64_t>(bins_), range_, scale_));
   } else {
     using F = detail::float_math_t<Sample, Level>;

@@ -84,20 +84,6 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::uint64_t even_bin(cuda::std::ui
   return q;
 }
 
-/**
- * The same for ranges up to 2^32 (every sample type of 32 bits or less): a float estimate corrected with 64-bit
- * products, which cannot overflow there (bins < 2^31, range <= 2^32). No double precision, no division.
- */
-ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE unsigned even_bin32(cuda::std::uint64_t offset, unsigned bins,
-                                                          cuda::std::uint64_t range, float ratio) {
-  unsigned q = static_cast<unsigned>(static_cast<float>(offset) * ratio);
-  if (q >= bins) { q = bins - 1; }
-  const cuda::std::uint64_t target = offset * bins;
-  while (static_cast<cuda::std::uint64_t>(q) * range > target) { --q; }
-  while (static_cast<cuda::std::uint64_t>(q + 1) * range <= target) { ++q; }
-  return q;
-}
-
 /// x - lower as an unsigned 64-bit offset, for integers with lower <= x (two's complement makes it exact).
 template <class A, class B>
 ONCHIP_HOST_DEVICE constexpr cuda::std::uint64_t unsigned_distance(A x, B lower) {
