@@ -1,0 +1,6 @@
+// Must not compile: shared memory starts uninitialized, so no constructor would run for this type.
+#include <onchip/smem.cuh>
+struct counted {
+  int n = 0;
+};
+__global__ void k() { onchip::dynamic_smem().take<counted>(4); }
