@@ -265,13 +265,9 @@ ONCHIP_GPU_TEST_CASE("fit_extent finds the largest extent that keeps the target 
 }
 
 ONCHIP_GPU_TEST_CASE("checked mode: a launch with too few bytes traps with what was asked and provided") {
-  const std::string command = std::string("\"") + CHECK_PROBE + "\" capacity 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) { output += buffer; }
-  const int status = pclose(pipe);
+  const auto probe = onchip_test::run_check_probe("capacity");
+  const int status = probe.first;
+  const std::string& output = probe.second;
   INFO(output);
   CHECK(status != 0);
   CHECK(output.find("onchip::carver: take of 1000 objects of 4 bytes (alignment 4) needs 4016 bytes") !=

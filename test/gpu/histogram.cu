@@ -336,13 +336,9 @@ ONCHIP_GPU_TEST_CASE("bad input returns cudaErrorInvalidValue with a message and
 }
 
 ONCHIP_GPU_TEST_CASE("checked mode: unsorted levels trap with a message") {
-  const std::string command = std::string("\"") + CHECK_PROBE + "\" unsorted-levels 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) { output += buffer; }
-  const int status = pclose(pipe);
+  const auto probe = onchip_test::run_check_probe("unsorted-levels");
+  const int status = probe.first;
+  const std::string& output = probe.second;
   INFO(output);
   CHECK(status != 0);
   CHECK(output.find("levels must be sorted ascending, but level 2 is not below level 3") != std::string::npos);

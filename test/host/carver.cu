@@ -315,13 +315,9 @@ TEST_CASE("describe reports each array and the same total as smem_bytes") {
 }
 
 TEST_CASE("checked mode: a host carver over a misaligned base prints the address and aborts") {
-  const std::string command = std::string("\"") + CHECK_PROBE + "\" misaligned 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) { output += buffer; }
-  const int status = pclose(pipe);
+  const auto probe = onchip_test::run_check_probe("misaligned");
+  const int status = probe.first;
+  const std::string& output = probe.second;
   INFO(output);
   CHECK(status != 0);
   CHECK(output.find("is not 16-byte aligned") != std::string::npos);

@@ -58,6 +58,23 @@ class device_buffer {
   std::size_t size_ = 0;
 };
 
+/// Runs `command` through the shell with stderr merged into stdout; returns its exit status and output.
+inline std::pair<int, std::string> run_capture(const std::string& command) {
+  std::string output;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) { return {-1, "popen failed"}; }
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) { output += buffer; }
+  return {pclose(pipe), output};
+}
+
+/// Runs onchip's check probe (test/support/check_probe.cu, path in CHECK_PROBE) in `mode`.
+#ifdef CHECK_PROBE
+inline std::pair<int, std::string> run_check_probe(const char* mode) {
+  return run_capture(std::string("\"") + CHECK_PROBE + "\" " + mode);
+}
+#endif
+
 }  // namespace onchip_test
 
 /// Fails the current test case with the CUDA error's name and text when `expr` is not cudaSuccess.

@@ -351,6 +351,15 @@ inline cudaError_t check_pointers(const char* who, const void* samples, cuda::st
   return cudaSuccess;
 }
 
+inline cudaError_t check_rows(const char* who, cuda::std::size_t row_bytes, cuda::std::size_t rows,
+                              cuda::std::size_t row_stride_bytes) {
+  if (rows > 1 && row_stride_bytes < row_bytes) {
+    return invalid(who, "row_stride_bytes (" + std::to_string(row_stride_bytes) + ") is smaller than a row (" +
+                            std::to_string(row_bytes) + " bytes)");
+  }
+  return cudaSuccess;
+}
+
 inline cudaError_t check_levels(const char* who, const void* levels, int num_levels) {
   if (num_levels < 2) { return invalid(who, "num_levels must be at least 2, got " + std::to_string(num_levels)); }
   if (levels == nullptr) { return invalid(who, "the levels pointer is null"); }
@@ -413,10 +422,9 @@ cudaError_t histogram_even(const Sample* samples, cuda::std::size_t num_row_samp
   if (cudaError_t e = detail::check_pointers(who, samples, num_row_samples * num_rows, hist); e != cudaSuccess) {
     return e;
   }
-  if (num_rows > 1 && row_stride_bytes < num_row_samples * sizeof(Sample)) {
-    return detail::invalid(who, "row_stride_bytes (" + std::to_string(row_stride_bytes) +
-                                    ") is smaller than a row (" + std::to_string(num_row_samples * sizeof(Sample)) +
-                                    " bytes)");
+  if (cudaError_t e = detail::check_rows(who, num_row_samples * sizeof(Sample), num_rows, row_stride_bytes);
+      e != cudaSuccess) {
+    return e;
   }
   detail::plain_binners<1, bin_even<Level>> binners{{bin_even<Level>(lower, upper, num_bins)}, {num_bins}};
   Counter* const out[1] = {hist};
@@ -439,10 +447,9 @@ cudaError_t histogram_range(const Sample* samples, cuda::std::size_t num_row_sam
   if (cudaError_t e = detail::check_pointers(who, samples, num_row_samples * num_rows, hist); e != cudaSuccess) {
     return e;
   }
-  if (num_rows > 1 && row_stride_bytes < num_row_samples * sizeof(Sample)) {
-    return detail::invalid(who, "row_stride_bytes (" + std::to_string(row_stride_bytes) +
-                                    ") is smaller than a row (" + std::to_string(num_row_samples * sizeof(Sample)) +
-                                    " bytes)");
+  if (cudaError_t e = detail::check_rows(who, num_row_samples * sizeof(Sample), num_rows, row_stride_bytes);
+      e != cudaSuccess) {
+    return e;
   }
   detail::range_binners<1, Level> binners{{levels}, {num_levels - 1}};
   Counter* const out[1] = {hist};
