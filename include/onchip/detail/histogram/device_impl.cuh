@@ -1,6 +1,6 @@
 // The device-wide histogram: binner sets (staged in shared memory where they read levels), the shared-memory
-// kernel (after a memset of the output: one kernel, no temporary storage), the global-atomic kernel for bin counts beyond shared memory, the
-// segmented kernel, and the host-side validation and dispatch.
+// kernel (after a memset of the output: one kernel, no temporary storage), the global-atomic kernel for bin counts
+// beyond shared memory, the segmented kernel, and the host-side validation and dispatch.
 #pragma once
 
 #include <onchip/detail/check.cuh>
