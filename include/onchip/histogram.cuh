@@ -54,8 +54,10 @@ class bin_even {
  private:
   Level lower_{}, upper_{};
   int bins_ = 0;
-  double scale_ = 0;              // num_bins / (upper - lower)
+  double scale_ = 0;               // num_bins / (upper - lower)
   cuda::std::uint64_t range_ = 0;  // integer levels: upper - lower
+  cuda::std::uint64_t magic_ = 0;  // integer levels, range <= 2^16: ceil(num_bins * 2^32 / range)
+  float scale32_ = 0;              // integer levels, range <= 2^32 and num_bins <= 2^20: num_bins / range
 };
 
 /**

@@ -52,6 +52,63 @@ TEST_CASE("even_bin is floor(offset * bins / range) for ranges up to 2^64") {
   }
 }
 
+TEST_CASE("even_bin_by_magic: every offset of every range up to 2^16 (sampled bin counts), and the edges") {
+  const unsigned seed = 99173;
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  std::vector<std::uint64_t> ranges = {1, 2, 3, 255, 256, 257, 1000, 4095, 4096, 65535, 65536};
+  for (int i = 0; i < 40; ++i) { ranges.push_back(rng() % 65536 + 1); }
+  for (std::uint64_t range : ranges) {
+    std::vector<std::uint64_t> bin_counts = {1, 2, 7, 10, 100, 255, 256, 1024, 4096, 65536, range, range + 1,
+                                             (1u << 30)};
+    bin_counts.push_back(rng() % 200000 + 1);
+    for (std::uint64_t bins : bin_counts) {
+      const std::uint64_t magic = onchip::detail::even_bin_magic(bins, range);
+      for (std::uint64_t offset = 0; offset < range; ++offset) {
+        const auto expected = static_cast<std::uint32_t>(offset * bins / range);
+        const auto got = onchip::detail::even_bin_by_magic(static_cast<std::uint32_t>(offset), magic);
+        if (got != expected) { REQUIRE(got == expected); }  // REQUIRE only on failure: 10^8 checks
+      }
+    }
+  }
+}
+
+TEST_CASE("even_bin32: floor(offset * bins / range) for ranges up to 2^32 and up to 2^20 bins") {
+  const unsigned seed = 5150;
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  auto check = [](std::uint64_t offset, std::uint64_t bins, std::uint64_t range) {
+    const auto scale = static_cast<float>(static_cast<double>(bins) / static_cast<double>(range));
+    const auto expected = static_cast<std::uint32_t>(static_cast<unsigned __int128>(offset) * bins / range);
+    const auto got = onchip::detail::even_bin32(static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(bins),
+                                                range, scale);
+    if (got != expected) {
+      INFO("offset " << offset << " bins " << bins << " range " << range);
+      REQUIRE(got == expected);
+    }
+  };
+  for (int trial = 0; trial < 2000000; ++trial) {
+    const std::uint64_t range = (rng() >> (32 + rng() % 32)) + 1;  // 1 .. 2^32
+    const std::uint64_t bins = trial % 4 == 0 ? (rng() % (1u << 20)) + 1 : (rng() % 5000) + 1;
+    check(rng() % range, bins, range);
+  }
+  // The offsets either side of each bin boundary, where an estimate is most likely off.
+  for (std::uint64_t range : {std::uint64_t{65537}, std::uint64_t{1000000}, std::uint64_t{4294967295u},
+                              std::uint64_t{1} << 32, std::uint64_t{3000000019u}}) {
+    for (std::uint64_t bins : {1ull, 3ull, 10ull, 100ull, 1000ull, 65536ull, 1000003ull, 1048576ull}) {
+      for (int i = 0; i < 2000; ++i) {
+        const std::uint64_t k = rng() % bins;
+        const auto first = static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * range + bins - 1) / bins);
+        for (std::uint64_t o : {first - 1, first, first + 1}) {
+          if (o < range) { check(o, bins, range); }
+        }
+      }
+      check(range - 1, bins, range);
+      check(0, bins, range);
+    }
+  }
+}
+
 TEST_CASE("bin_even gives CUB's bins for every 8- and 16-bit integer sample") {
   for (int bins : {1, 3, 7, 10, 64, 100, 255, 256, 257, 1000}) {
     const onchip::bin_even<int> u8(0, 256, bins);

@@ -12,10 +12,16 @@ namespace onchip {
 
 template <class Level>
 ONCHIP_HOST_DEVICE bin_even<Level>::bin_even(Level lower, Level upper, int num_bins) noexcept
-    : lower_(lower), upper_(upper), bins_(num_bins), scale_(0), range_(0) {
+    : lower_(lower), upper_(upper), bins_(num_bins) {
   if constexpr (cuda::std::is_integral_v<Level>) {
     range_ = detail::int_less(lower, upper) ? detail::unsigned_distance(upper, lower) : 0;
     scale_ = range_ > 0 ? static_cast<double>(num_bins) / static_cast<double>(range_) : 0.0;
+    if (range_ > 0 && num_bins > 0) {
+      if (range_ <= detail::magic_range_limit) { magic_ = detail::even_bin_magic(static_cast<cuda::std::uint64_t>(num_bins), range_); }
+      if (range_ <= detail::float_range_limit && num_bins <= detail::float_bins_limit) {
+        scale32_ = static_cast<float>(scale_);
+      }
+    }
   } else {
     scale_ = static_cast<double>(num_bins) / (static_cast<double>(upper) - static_cast<double>(lower));
   }
@@ -39,6 +45,11 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin_even<Level>::operator()(Sample sam
   if constexpr (cuda::std::is_integral_v<X> && cuda::std::is_integral_v<Level>) {
     if (detail::int_less(x, lower_) || !detail::int_less(x, upper_)) { return -1; }
     const cuda::std::uint64_t offset = detail::unsigned_distance(x, lower_);
+    if (magic_ != 0) { return static_cast<int>(detail::even_bin_by_magic(static_cast<cuda::std::uint32_t>(offset), magic_)); }
+    if (scale32_ != 0.0f) {
+      return static_cast<int>(detail::even_bin32(static_cast<cuda::std::uint32_t>(offset), static_cast<cuda::std::uint32_t>(bins_),
+                                                 range_, scale32_));
+    }
     return static_cast<int>(detail::even_bin(offset, static_cast<cuda::std::uint64_t>(bins_), range_, scale_));
   } else {
     using F = detail::float_math_t<Sample, Level>;
