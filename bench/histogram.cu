@@ -1,8 +1,15 @@
-// Device-wide histogram: onchip against cub::DeviceHistogram (HistogramEven) on the same 1 GiB input, with the
-// read ceiling measured in the same run. GB/s of input; "agree" compares the two histograms bin by bin.
+// Histograms: onchip against CUB on the same 1 GiB input (cub::DeviceHistogram HistogramEven / HistogramRange /
+// MultiHistogramEven, cub::BlockHistogram for the block primitive), with the read ceiling measured in the same
+// run. GB/s of input; "agree" compares the two histograms bin by bin.
 #include <onchip/histogram.cuh>
+#include <onchip/load.cuh>
+#include <onchip/smem.cuh>
 
+#include <cub/block/block_histogram.cuh>
+#include <cub/block/block_load.cuh>
 #include <cub/device/device_histogram.cuh>
+
+#include <cuda/std/array>
 
 #include <cmath>
 #include <cstdint>
@@ -20,7 +27,7 @@ __device__ __host__ inline std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-enum class dist { uniform, skewed, degenerate, normal };
+enum class dist { uniform, skewed, degenerate, normal, image, text };
 
 // Values in [0, 1) following `d`, mapped to [lo, hi) and converted to T.
 template <class T>
@@ -32,6 +39,14 @@ __global__ void generate(T* out, std::size_t n, dist d, double lo, double hi) {
       u = fmin(0.999999, __ffsll(static_cast<long long>(h | (1ull << 62))) / 64.0 - 1.0 / 64.0 + u / 64.0);
     } else if (d == dist::degenerate) {
       u = 0.3;
+    } else if (d == dist::image) {  // a smooth synthetic photo, 4096 pixels wide, with sensor noise
+      const double x = static_cast<double>(i % 4096), y = static_cast<double>(i / 4096);
+      u = 0.5 + 0.35 * sin(x / 211.0) * cos(y / 97.0) + 0.1 * sin((x + y) / 53.0) + (u - 0.5) * 0.04;
+      u = fmin(fmax(u, 0.0), 0.999999);
+    } else if (d == dist::text) {  // English-like letter frequencies: space, e, t, a, o, ... as ASCII codes
+      constexpr char common[] = "  eeeetttaaoinshrdlcumwfgypbvk.,\n";
+      const char ch = (h >> 60) < 12 ? common[(h >> 32) % (sizeof common - 1)] : static_cast<char>('a' + (h >> 40) % 26);
+      u = (static_cast<unsigned char>(ch) + 0.5) / 256.0;
     } else if (d == dist::normal) {
       const double u2 = (mix(h) >> 11) * (1.0 / 9007199254740992.0);
       u = 0.5 + 0.02 * sqrt(-2.0 * log(fmax(u, 1e-300))) * cos(6.283185307179586 * u2);
@@ -46,6 +61,8 @@ const char* name(dist d) {
     case dist::uniform: return "uniform";
     case dist::skewed: return "skewed";
     case dist::degenerate: return "degenerate";
+    case dist::image: return "image";
+    case dist::text: return "text";
     default: return "normal(0.5, 0.02)";
   }
 }
@@ -69,47 +86,195 @@ struct context {
   unsigned* scratch;
 };
 
-template <class T, class L>
-void run_case(context& c, int bins, L lo, L hi, dist d, bool run_cub = true) {
-  const std::string label = std::string(type_name<T>()) + ", " + std::to_string(bins) + " bins, " + name(d);
-  if (!c.o.filter.empty() && label.find(c.o.filter) == std::string::npos) { return; }
-  const std::size_t n = c.bytes / sizeof(T);
-  T* samples = static_cast<T*>(c.buffer);
-  generate<T><<<bench::sm_count() * 8, 256>>>(samples, n, d, static_cast<double>(lo), static_cast<double>(hi));
-  BENCH_CHECK(cudaDeviceSynchronize());
-  const double ceiling_ms = bench::read_ceiling_ms(c.o, c.buffer, c.bytes, c.scratch);
-  unsigned* ours = nullptr;
-  BENCH_CHECK(cudaMalloc(&ours, bins * sizeof(unsigned)));
-  const double onchip_ms = bench::median_ms(c.o, [&] {
-    BENCH_CHECK(onchip::histogram_even(samples, n, ours, bins, lo, hi));
-  });
-  std::string cub_gbs = "crash (not run)", ratio = "-", agree = "-";
-  if (run_cub) {
-    unsigned* theirs = nullptr;
-    BENCH_CHECK(cudaMalloc(&theirs, bins * sizeof(unsigned)));
-    std::size_t temp_bytes = 0;
-    BENCH_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes, samples, theirs, bins + 1, lo, hi,
-                                                    static_cast<long long>(n)));
-    void* temp = nullptr;
-    BENCH_CHECK(cudaMalloc(&temp, temp_bytes));
-    const double cub_ms = bench::median_ms(c.o, [&] {
-      BENCH_CHECK(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, samples, theirs, bins + 1, lo, hi,
-                                                      static_cast<long long>(n)));
-    });
-    std::vector<unsigned> a(bins), b(bins);
-    BENCH_CHECK(cudaMemcpy(a.data(), ours, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    BENCH_CHECK(cudaMemcpy(b.data(), theirs, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    agree = a == b ? "yes" : "NO";
-    const double cub = static_cast<double>(c.bytes) / cub_ms / 1e6;
+// One row: onchip's and the competitor's time on the same input (both fill `bins` counters, compared bin by bin),
+// GB/s of `input_bytes`, and the read ceiling over the same bytes measured in the same run.
+template <class Onchip, class Competitor>
+void measure(context& c, const std::string& type, long long bins, const std::string& what, std::size_t input_bytes,
+             std::size_t counters, Onchip&& onchip_run, Competitor&& competitor_run, bool run_competitor = true) {
+  const std::string label = type + ", " + std::to_string(bins) + " bins, " + what;
+  const double ceiling_ms = bench::read_ceiling_ms(c.o, c.buffer, input_bytes, c.scratch);
+  unsigned *ours = nullptr, *theirs = nullptr;
+  BENCH_CHECK(cudaMalloc(&ours, counters * sizeof(unsigned)));
+  BENCH_CHECK(cudaMalloc(&theirs, counters * sizeof(unsigned)));
+  const double onchip_ms = bench::median_ms(c.o, [&] { onchip_run(ours); });
+  const double gbs = static_cast<double>(input_bytes) / onchip_ms / 1e6;
+  const double ceiling = static_cast<double>(input_bytes) / ceiling_ms / 1e6;
+  std::string cub_gbs = "not run", ratio = "-", agree = "-";
+  if (run_competitor) {
+    const double cub_ms = bench::median_ms(c.o, [&] { competitor_run(theirs); });
+    std::vector<unsigned> x(counters), y(counters);
+    BENCH_CHECK(cudaMemcpy(x.data(), ours, counters * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy(y.data(), theirs, counters * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    agree = x == y ? "yes" : "NO";
+    const double cub = static_cast<double>(input_bytes) / cub_ms / 1e6;
     cub_gbs = bench::fixed(cub);
-    ratio = bench::fixed((static_cast<double>(c.bytes) / onchip_ms / 1e6) / cub, 2);
-    BENCH_CHECK(cudaFree(temp));
-    BENCH_CHECK(cudaFree(theirs));
+    ratio = bench::fixed(gbs / cub, 2);
   }
-  const double gbs = static_cast<double>(c.bytes) / onchip_ms / 1e6;
-  const double ceiling = static_cast<double>(c.bytes) / ceiling_ms / 1e6;
-  c.t->add({label, bench::fixed(gbs), cub_gbs, bench::fixed(ceiling), bench::fixed(100.0 * gbs / ceiling, 1), ratio, agree});
+  c.t->add({label, type, std::to_string(bins), what, bench::fixed(gbs), cub_gbs, bench::fixed(ceiling),
+            bench::fixed(100.0 * gbs / ceiling, 1), ratio, agree});
   BENCH_CHECK(cudaFree(ours));
+  BENCH_CHECK(cudaFree(theirs));
+}
+
+bool wanted(const context& c, const std::string& label) {
+  return c.o.filter.empty() || label.find(c.o.filter) != std::string::npos;
+}
+
+template <class T>
+T* fill(context& c, dist d, double lo, double hi) {
+  T* samples = static_cast<T*>(c.buffer);
+  generate<T><<<bench::sm_count() * 8, 256>>>(samples, c.bytes / sizeof(T), d, lo, hi);
+  BENCH_CHECK(cudaDeviceSynchronize());
+  return samples;
+}
+
+// CUB's calls, temporary storage included (allocated outside the timed region, as CUB's users do).
+struct cub_temp {
+  void* p = nullptr;
+  std::size_t bytes = 0;
+  template <class Call>
+  void prepare(Call&& call) {
+    BENCH_CHECK(call(nullptr, bytes));
+    BENCH_CHECK(cudaMalloc(&p, bytes == 0 ? 1 : bytes));
+  }
+  ~cub_temp() { cudaFree(p); }
+};
+
+template <class T, class L>
+void even_case(context& c, int bins, L lo, L hi, dist d, bool run_cub = true) {
+  if (!wanted(c, std::string(type_name<T>()) + ", " + std::to_string(bins) + " bins, " + name(d))) { return; }
+  const std::size_t n = c.bytes / sizeof(T);
+  T* samples = fill<T>(c, d, static_cast<double>(lo), static_cast<double>(hi));
+  cub_temp temp;
+  auto cub_call = [&](void* t, std::size_t& b, unsigned* out = nullptr) {
+    return cub::DeviceHistogram::HistogramEven(t, b, samples, out, bins + 1, lo, hi, static_cast<long long>(n));
+  };
+  if (run_cub) { temp.prepare(cub_call); }
+  measure(
+      c, type_name<T>(), bins, name(d), c.bytes, bins,
+      [&](unsigned* out) { BENCH_CHECK(onchip::histogram_even(samples, n, out, bins, lo, hi)); },
+      [&](unsigned* out) { BENCH_CHECK(cub_call(temp.p, temp.bytes, out)); }, run_cub);
+}
+
+void range_case(context& c, int num_levels, dist d) {
+  const std::string what = std::string(name(d)) + ", range binning";
+  if (!wanted(c, std::string("f32, ") + std::to_string(num_levels - 1) + " bins, " + what)) { return; }
+  const std::size_t n = c.bytes / sizeof(float);
+  float* samples = fill<float>(c, d, 0.0, 1.0);
+  std::vector<float> host(num_levels);  // uneven levels: finer towards 1
+  for (int i = 0; i < num_levels; ++i) {
+    const double x = static_cast<double>(i) / (num_levels - 1);
+    host[i] = static_cast<float>(std::sqrt(x));
+  }
+  float* levels = nullptr;
+  BENCH_CHECK(cudaMalloc(&levels, num_levels * sizeof(float)));
+  BENCH_CHECK(cudaMemcpy(levels, host.data(), num_levels * sizeof(float), cudaMemcpyHostToDevice));
+  cub_temp temp;
+  auto cub_call = [&](void* t, std::size_t& b, unsigned* out = nullptr) {
+    return cub::DeviceHistogram::HistogramRange(t, b, samples, out, num_levels, levels, static_cast<long long>(n));
+  };
+  temp.prepare(cub_call);
+  measure(
+      c, "f32", num_levels - 1, what, c.bytes, num_levels - 1,
+      [&](unsigned* out) { BENCH_CHECK(onchip::histogram_range(samples, n, out, levels, num_levels)); },
+      [&](unsigned* out) { BENCH_CHECK(cub_call(temp.p, temp.bytes, out)); });
+  BENCH_CHECK(cudaFree(levels));
+}
+
+void rgba_case(context& c, dist d) {
+  const std::string what = std::string(name(d)) + ", RGBA, 3 of 4 channels";
+  if (!wanted(c, "u8, 768 bins, " + what)) { return; }
+  const std::size_t pixels = c.bytes / 4;
+  auto* samples = fill<std::uint8_t>(c, d, 0.0, 256.0);
+  cub_temp temp;
+  const int lower[3] = {0, 0, 0}, upper[3] = {256, 256, 256};
+  auto cub_call = [&](void* t, std::size_t& b, unsigned* out = nullptr) {
+    const cuda::std::array<unsigned*, 3> hist{out, out + 256, out + 512};
+    const cuda::std::array<int, 3> num_levels{257, 257, 257}, lo{0, 0, 0}, hi{256, 256, 256};
+    return cub::DeviceHistogram::MultiHistogramEven<4, 3>(t, b, samples, hist, num_levels, lo, hi,
+                                                          static_cast<long long>(pixels));
+  };
+  temp.prepare(cub_call);
+  measure(
+      c, "u8", 768, what, c.bytes, 768,
+      [&](unsigned* out) {
+        unsigned* const hist[3] = {out, out + 256, out + 512};
+        const int bins[3] = {256, 256, 256};
+        BENCH_CHECK((onchip::multi_histogram_even<4, 3>(samples, pixels, hist, bins, lower, upper)));
+      },
+      [&](unsigned* out) { BENCH_CHECK(cub_call(temp.p, temp.bytes, out)); });
+}
+
+// Weighted f32: CUB has no weighted histogram; the reference is a plain atomicAdd kernel over the same input,
+// checked against onchip, and the input is samples + weights.
+__global__ void weighted_reference(const float* x, const float* w, std::size_t n, float* out, int bins) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+    if (x[i] >= 0.0f && x[i] < 1.0f) { atomicAdd(out + min(bins - 1, static_cast<int>(x[i] * bins)), w[i]); }
+  }
+}
+
+void weighted_case(context& c, int bins, dist d) {
+  const std::string what = std::string(name(d)) + ", weighted (f32 weights)";
+  if (!wanted(c, "f32, " + std::to_string(bins) + " bins, " + what)) { return; }
+  const std::size_t n = c.bytes / 2 / sizeof(float);
+  float* samples = fill<float>(c, d, 0.0, 1.0);
+  float* weights = samples + n;
+  generate<float><<<bench::sm_count() * 8, 256>>>(weights, n, dist::uniform, 0.0, 1.0);
+  BENCH_CHECK(cudaDeviceSynchronize());
+  measure(
+      c, "f32", bins, what, c.bytes, bins,
+      [&](unsigned* out) {
+        BENCH_CHECK(onchip::weighted_histogram_even(samples, weights, n, reinterpret_cast<float*>(out), bins, 0.0f, 1.0f));
+      },
+      [&](unsigned* out) {
+        BENCH_CHECK(cudaMemsetAsync(out, 0, bins * sizeof(float)));
+        weighted_reference<<<bench::sm_count() * 8, 256>>>(samples, weights, n, reinterpret_cast<float*>(out), bins);
+      },
+      false);
+}
+
+// The block primitive in a user kernel: one 4 KiB tile of bytes per 256-thread block, each block storing its
+// tile's 256 bins.
+constexpr int tile_threads = 256, tile_items = 16, tile_bytes = tile_threads * tile_items;
+
+struct tile_plan {
+  ONCHIP_HOST_DEVICE auto operator()(onchip::carver& smem) const {
+    return onchip::block_histogram<256>(smem, tile_threads);
+  }
+};
+
+__global__ void __launch_bounds__(tile_threads) onchip_tiles(const std::uint8_t* in, unsigned* out) {
+  auto hist = onchip::carve(tile_plan{});
+  hist.reset();
+  const auto v = onchip::load_vec<16, onchip::cache::stream>(in + blockIdx.x * std::size_t{tile_bytes} + threadIdx.x * 16);
+#pragma unroll
+  for (int i = 0; i < 16; ++i) { hist.add(v[i]); }
+  hist.store(out + blockIdx.x * 256);
+}
+
+template <cub::BlockHistogramAlgorithm Algorithm>
+__global__ void __launch_bounds__(tile_threads) cub_tiles(const std::uint8_t* in, unsigned* out) {
+  using block_histogram = cub::BlockHistogram<std::uint8_t, tile_threads, tile_items, 256, Algorithm>;
+  __shared__ typename block_histogram::TempStorage temp;
+  __shared__ unsigned hist[256];
+  std::uint8_t items[tile_items];
+  cub::LoadDirectBlockedVectorized(static_cast<int>(threadIdx.x), const_cast<std::uint8_t*>(in) + blockIdx.x * std::size_t{tile_bytes}, items);
+  block_histogram(temp).Histogram(items, hist);
+  __syncthreads();
+  for (int b = threadIdx.x; b < 256; b += tile_threads) { out[blockIdx.x * 256 + b] = hist[b]; }
+}
+
+template <cub::BlockHistogramAlgorithm Algorithm>
+void tiles_case(context& c, dist d, const char* algorithm) {
+  const std::string what = std::string(name(d)) + ", block primitive, 4 KiB tile per block vs cub::BlockHistogram " + algorithm;
+  if (!wanted(c, "u8, 256 bins, " + what)) { return; }
+  auto* samples = fill<std::uint8_t>(c, d, 0.0, 256.0);
+  const int tiles = static_cast<int>(c.bytes / tile_bytes);
+  const std::size_t smem = onchip::smem_bytes(tile_plan{});
+  measure(
+      c, "u8", 256, what, c.bytes, static_cast<std::size_t>(tiles) * 256,
+      [&](unsigned* out) { onchip_tiles<<<tiles, tile_threads, smem>>>(samples, out); },
+      [&](unsigned* out) { cub_tiles<Algorithm><<<tiles, tile_threads>>>(samples, out); });
 }
 
 }  // namespace
@@ -121,25 +286,37 @@ int main(int argc, char** argv) {
   unsigned* scratch = nullptr;
   BENCH_CHECK(cudaMalloc(&buffer, bytes));
   BENCH_CHECK(cudaMalloc(&scratch, sizeof(unsigned)));
-  bench::table t("Device-wide histogram over 1 GiB (GB/s of input; median of " + std::to_string(o.runs) + " runs)",
-                 {"case", "onchip", "CUB HistogramEven", "read ceiling", "onchip % of ceiling", "onchip / CUB",
-                  "histograms agree"});
+  bench::table t("Histogram over 1 GiB (GB/s of input; median of " + std::to_string(o.runs) + " runs)",
+                 {"case", "type", "bins", "distribution", "onchip", "CUB", "read ceiling", "onchip % of ceiling",
+                  "onchip / CUB", "histograms agree"});
   context c{o, &t, buffer, bytes, scratch};
-  for (dist d : {dist::uniform, dist::skewed, dist::degenerate}) { run_case<std::uint8_t>(c, 256, 0, 256, d); }
+  for (dist d : {dist::uniform, dist::skewed, dist::degenerate, dist::image, dist::text}) {
+    even_case<std::uint8_t>(c, 256, 0, 256, d);
+  }
   for (int bins : {1024, 4096, 65536}) {
-    run_case<std::uint16_t>(c, bins, 0, 65536, dist::uniform);
-    run_case<std::uint16_t>(c, bins, 0, 65536, dist::degenerate);
+    for (dist d : {dist::uniform, dist::normal, dist::degenerate}) { even_case<std::uint16_t>(c, bins, 0, 65536, d); }
   }
   for (int bins : {1024, 4096}) {
-    for (dist d : {dist::uniform, dist::normal, dist::degenerate}) { run_case<float>(c, bins, 0.0f, 1.0f, d); }
+    for (dist d : {dist::uniform, dist::normal, dist::degenerate}) { even_case<float>(c, bins, 0.0f, 1.0f, d); }
   }
-  run_case<std::int32_t>(c, 10, 0, 1000000, dist::uniform);
-  run_case<std::int64_t>(c, 100, 0LL, 1000000LL, dist::uniform);
-  run_case<double>(c, 256, 0.0, 1.0, dist::uniform);
-  run_case<float>(c, 1 << 20, 0.0f, 1.0f, dist::uniform);
-  run_case<float>(c, 1 << 22, 0.0f, 1.0f, dist::uniform, false);
-  run_case<float>(c, 1 << 24, 0.0f, 1.0f, dist::uniform, false);
-  run_case<std::uint32_t>(c, 1 << 24, 0LL, 4294967296LL, dist::uniform, false);
+  for (dist d : {dist::uniform, dist::degenerate}) {
+    even_case<std::int32_t>(c, 10, 0, 1000000, d);
+    even_case<std::int64_t>(c, 100, 0LL, 1000000LL, d);
+    even_case<double>(c, 256, 0.0, 1.0, d);
+  }
+  range_case(c, 1025, dist::uniform);
+  range_case(c, 1025, dist::normal);
+  rgba_case(c, dist::uniform);
+  rgba_case(c, dist::image);
+  weighted_case(c, 1024, dist::uniform);
+  tiles_case<cub::BLOCK_HISTO_ATOMIC>(c, dist::uniform, "ATOMIC");
+  tiles_case<cub::BLOCK_HISTO_SORT>(c, dist::uniform, "SORT");
+  tiles_case<cub::BLOCK_HISTO_ATOMIC>(c, dist::image, "ATOMIC");
+  even_case<float>(c, 1 << 20, 0.0f, 1.0f, dist::uniform);
+  even_case<std::uint32_t>(c, 1 << 20, 0LL, 4294967296LL, dist::uniform);
+  even_case<float>(c, 1 << 22, 0.0f, 1.0f, dist::uniform, false);
+  even_case<float>(c, 1 << 24, 0.0f, 1.0f, dist::uniform, false);
+  even_case<std::uint32_t>(c, 1 << 24, 0LL, 4294967296LL, dist::uniform, false);
   t.print();
   t.save(o.out, "histogram.csv");
   BENCH_CHECK(cudaFree(buffer));

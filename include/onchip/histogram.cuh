@@ -34,6 +34,11 @@ namespace onchip {
  * @tparam Level  type of the bounds, independent of the sample type (int levels for u8 or int8 samples, float
  *                levels for __half samples, ...)
  */
+namespace detail {
+template <class Level>
+struct narrow_even;
+}  // namespace detail
+
 template <class Level>
 class bin_even {
   static_assert(cuda::std::is_arithmetic_v<Level>, "onchip::bin_even<Level>: Level must be an arithmetic type");
@@ -52,6 +57,10 @@ class bin_even {
   ONCHIP_HOST_DEVICE bool valid() const noexcept;
 
  private:
+  friend struct detail::narrow_even<Level>;
+  template <bool Wide, class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin(Sample x) const;
+
   Level lower_{}, upper_{};
   int bins_ = 0;
   double scale_ = 0;               // num_bins / (upper - lower)

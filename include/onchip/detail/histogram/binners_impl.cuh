@@ -40,6 +40,12 @@ ONCHIP_HOST_DEVICE bool bin_even<Level>::valid() const noexcept {
 template <class Level>
 template <class Sample>
 ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin_even<Level>::operator()(Sample sample) const {
+  return bin<true>(sample);
+}
+
+template <class Level>
+template <bool Wide, class Sample>
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin_even<Level>::bin(Sample sample) const {
   const auto x = detail::arithmetic(sample);
   using X = decltype(x);
   if constexpr (cuda::std::is_integral_v<X> && cuda::std::is_integral_v<Level>) {
@@ -50,7 +56,11 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin_even<Level>::operator()(Sample sam
       return static_cast<int>(detail::even_bin32(static_cast<cuda::std::uint32_t>(offset), static_cast<cuda::std::uint32_t>(bins_),
                                                  range_, scale32_));
     }
-    return static_cast<int>(detail::even_bin(offset, static_cast<cuda::std::uint64_t>(bins_), range_, scale_));
+    if constexpr (Wide) {
+      return static_cast<int>(detail::even_bin(offset, static_cast<cuda::std::uint64_t>(bins_), range_, scale_));
+    } else {
+      return -1;  // never reached: narrow_even is used only where one of the tiers above applies
+    }
   } else {
     using F = detail::float_math_t<Sample, Level>;
     const F xf = static_cast<F>(x), lo = static_cast<F>(lower_), hi = static_cast<F>(upper_);
@@ -93,5 +103,23 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin_identity::operator()(Sample sample
     return static_cast<X>(bin) == x ? bin : -1;
   }
 }
+
+namespace detail {
+/**
+ * bin_even for integer samples and levels whose range is at most 2^32 with at most 2^20 bins, without the code
+ * for wider ranges (the device API picks it on the host, keeping the kernels small).
+ */
+template <class Level>
+struct narrow_even {
+  bin_even<Level> even;
+  ONCHIP_HOST_DEVICE static bool applies(const bin_even<Level>& b) {
+    return b.magic_ != 0 || b.scale32_ != 0.0f;
+  }
+  template <class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const {
+    return even.template bin<false>(x);
+  }
+};
+}  // namespace detail
 
 }  // namespace onchip

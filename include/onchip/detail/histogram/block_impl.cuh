@@ -55,19 +55,26 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void atomic_add(C* p, C v) {
   }
 }
 
-/// Counts `weight` in `bin` of one replica.
+/**
+ * Counts `weight` in `bin` of one replica. uint16_t counters (two per word) carry into `carry` (a 32-bit histogram
+ * of `bins` bins): when the low half of a word wraps, the hardware add has also raised the high half by one, so
+ * 65536 goes to `carry[bin]` and one is taken from `carry[bin + 1]`; the shared word only ever sees adds, so
+ * every wrap is seen exactly once by the thread that caused it, whatever the other threads do meanwhile.
+ */
 template <class Counter, class W>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void smem_add(smem_word_t<Counter>* replica, int bin, W weight, unsigned* carry) {
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void smem_add(smem_word_t<Counter>* replica, int bin, W weight, unsigned* carry,
+                                               int bins) {
   if constexpr (is_packed16_v<Counter>) {
+    const unsigned count = static_cast<unsigned>(weight);  // below 65536
     const unsigned shift = (bin & 1) * 16;
-    unsigned* word = replica + (bin >> 1);
-    const unsigned old = atomicAdd_block(word, 1u << shift);
-    if (((old >> shift) & 0xffffu) == 0xffffu) {  // this add wrapped the counter
-      if (shift == 0) { atomicSub_block(word, 1u << 16); }  // take back the carry into the neighbour
+    const unsigned old = atomicAdd_block(replica + (bin >> 1), count << shift);
+    if (((old >> shift) & 0xffffu) + count > 0xffffu) {  // this add wrapped the counter
       atomicAdd(carry + bin, 65536u);
+      if (shift == 0 && bin + 1 < bins) { atomicAdd(carry + bin + 1, 0xffffffffu); }
     }
-    static_cast<void>(weight);
   } else {
+    static_cast<void>(carry);
+    static_cast<void>(bins);
     atomic_add<true>(replica + bin, static_cast<Counter>(weight));
   }
 }
@@ -158,7 +165,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void block_histogram<Bins, Counter>::add(int bi
   }
   constexpr int words = detail::smem_words<Counter>(Bins);
   word* mine = storage_ + (replicas_ == 1 ? 0 : (detail::block_rank() / 32) % replicas_) * words;
-  detail::smem_add<Counter>(mine, bin, weight, carry_);
+  detail::smem_add<Counter>(mine, bin, weight, carry_, Bins);
 }
 
 template <int Bins, class Counter>

@@ -33,9 +33,11 @@ struct plain_binners {
   int bins[Active];
   ONCHIP_HOST_DEVICE no_staging take(carver&) const { return {}; }
 #if defined(__CUDACC__)
-  ONCHIP_DEVICE const plain_binners& stage(no_staging) const { return *this; }
+  ONCHIP_DEVICE plain_binners stage(no_staging) const { return *this; }
 #endif
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE const Binner& operator[](int c) const { return binner[c]; }
+  /// Channel c's binner without staging (the byte kernel bins each value once, at the end).
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE Binner unstaged(int c) const { return binner[c]; }
 };
 
 template <int Active, class Level>
@@ -53,6 +55,9 @@ struct range_binners {
     for (int a = 0; a < Active; ++a) { s.levels[a] = c.take<Level>(static_cast<cuda::std::size_t>(bins[a]) + 1).data(); }
     return s;
   }
+
+  /// Channel c's binner reading the levels in device memory (the byte kernel bins each value once, at the end).
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE bin_range<Level> unstaged(int c) const { return {levels[c], bins[c] + 1}; }
 
   struct staged {
     bin_range<Level> binner[Active];
@@ -107,37 +112,90 @@ struct histogram_job {
 };
 
 #if defined(__CUDACC__)
-// Calls add(bin, weight) for each sample of the job that falls in a bin; returns how many fell in none.
+template <class F, int... I>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void with_channel_impl(int c, F& f, cuda::std::integer_sequence<int, I...>) {
+  ((c == I ? f(cuda::std::integral_constant<int, I>{}) : void()), ...);
+}
+
+/// Calls f(integral_constant<int, c>) for a run-time channel c < A, so that per-channel arrays are indexed with
+/// constants (a run-time index would put them in local memory).
+template <int A, class F>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void with_channel(int c, F&& f) {
+  if constexpr (A == 1) {
+    f(cuda::std::integral_constant<int, 0>{});
+  } else {
+    with_channel_impl(c, f, cuda::std::make_integer_sequence<int, A>{});
+  }
+}
+
+/// Whether every sample of a 16-byte vector holds the same bits.
+template <class T>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE bool vector_is_constant(const uint4& w) {
+  if constexpr (sizeof(T) == 8) {
+    return w.x == w.z && w.y == w.w;
+  } else {
+    bool same = w.x == w.y && w.x == w.z && w.x == w.w;
+    if constexpr (sizeof(T) == 1) { same = same && w.x == __byte_perm(w.x, 0, 0x0000); }
+    if constexpr (sizeof(T) == 2) { same = same && w.x == __byte_perm(w.x, 0, 0x1010); }
+    return same;
+  }
+}
+
+// Calls add(channel, bin, weight) for each sample of the job that falls in a bin (channel as an integral_constant,
+// bin within the channel); returns how many fell in none. Unweighted one-channel input takes a shortcut for
+// vectors that hold one value (degenerate data): one add of the vector's count instead of one per sample.
 template <class Job, class Staged, class Add>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long visit_samples(const Job& job, const Staged& binners, Add&& add,
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long visit_samples(const Job job, const Staged binners, Add& add,
                                                                   bool whole_grid) {
   using sample_t = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<decltype(job.samples)>>;
+  constexpr int C = Job::channels, A = Job::active;
+  constexpr bool unweighted = cuda::std::is_same_v<typename Job::weight_t, no_weights>;
+  constexpr int per_vector = items_per_16b<sample_t>;
   unsigned long long ignored = 0;
+  auto count = [&](auto ch, sample_t v, auto weight) {
+    constexpr int a = decltype(ch)::value;
+    const int bin = binners[a](v);
+    if (static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[a + 1] - job.offset[a])) {
+      add(ch, bin, weight);
+    } else {
+      ignored += unweighted ? static_cast<unsigned long long>(weight) : 1ull;
+    }
+  };
   auto visit = [&](sample_t v, cuda::std::size_t i, cuda::std::size_t row) {
-    constexpr int C = Job::channels, A = Job::active;
     const int c = C == 1 ? 0 : static_cast<int>(i % C);
     if (c >= A) { return; }
-    const int bin = binners[c](v);
-    if (bin >= 0 && bin < job.offset[c + 1] - job.offset[c]) {
-      if constexpr (cuda::std::is_same_v<typename Job::weight_t, no_weights>) {
-        add(job.offset[c] + bin, 1);
+    with_channel<A>(c, [&](auto ch) {
+      if constexpr (unweighted) {
+        count(ch, v, 1u);
       } else {
-        add(job.offset[c] + bin, job.weights[row * job.row_samples + i]);
+        count(ch, v, job.weights[row * job.row_samples + i]);
       }
-    } else {
-      ++ignored;
-    }
+    });
   };
   auto row_ptr = [&](cuda::std::size_t r) {
     return reinterpret_cast<const sample_t*>(reinterpret_cast<const unsigned char*>(job.samples) + r * job.row_stride);
   };
+  auto on_vector_of = [&](cuda::std::size_t r) {
+    return [&, r](const vec<sample_t, (per_vector > 0 ? per_vector : 1)>& items, cuda::std::size_t i) {
+      if constexpr (unweighted && C == 1 && per_vector > 1) {
+        if (vector_is_constant<sample_t>(reinterpret_cast<const uint4&>(items))) {
+          count(cuda::std::integral_constant<int, 0>{}, items[0], static_cast<unsigned>(per_vector));
+          return;
+        }
+      }
+#  pragma unroll
+      for (int k = 0; k < (per_vector > 0 ? per_vector : 1); ++k) { visit(items[k], i + k, r); }
+    };
+  };
   if (whole_grid) {  // long rows: the whole grid on each row
     for (cuda::std::size_t r = 0; r < job.rows; ++r) {
-      onchip::grid_for_each<4>(row_ptr(r), job.row_samples, [&](sample_t v, cuda::std::size_t i) { visit(v, i, r); });
+      onchip::grid_for_each_vec<2>(row_ptr(r), job.row_samples, on_vector_of(r),
+                                   [&](sample_t v, cuda::std::size_t i) { visit(v, i, r); });
     }
   } else {  // many short rows: one block per row
     for (cuda::std::size_t r = blockIdx.x; r < job.rows; r += gridDim.x) {
-      onchip::block_for_each<4>(row_ptr(r), job.row_samples, [&](sample_t v, cuda::std::size_t i) { visit(v, i, r); });
+      onchip::block_for_each_vec<2>(row_ptr(r), job.row_samples, on_vector_of(r),
+                                    [&](sample_t v, cuda::std::size_t i) { visit(v, i, r); });
     }
   }
   return ignored;
@@ -149,59 +207,76 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void add_ignored(unsigned long long count, unsi
   if (threadIdx.x % 32 == 0 && count != 0) { atomicAdd(total, count); }
 }
 
-template <class Counter, class Job>
+/// Adds `sum` to merged bin `b` of the job's output (its channel found with constant indices).
+template <class Counter, class Job, class Sum>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void add_to_output(const Job& job, int b, Sum sum) {
+#  pragma unroll
+  for (int a = 0; a < Job::active; ++a) {
+    if (b >= job.offset[a] && b < job.offset[a + 1]) {
+      atomic_add<false>(job.hist[a] + (b - job.offset[a]), static_cast<Counter>(sum));
+    }
+  }
+}
+#endif  // __CUDACC__
+
+template <class SmemCounter, class Job>
 struct kernel_plan {
   Job job;
   int replicas;
   ONCHIP_HOST_DEVICE auto operator()(carver& c) const {
     auto staging = job.binners.take(c);
-    auto counters = c.take<smem_word_t<Counter>>(static_cast<cuda::std::size_t>(replicas) *
-                                                 smem_words<Counter>(job.total_bins()));
+    auto counters = c.take<smem_word_t<SmemCounter>>(static_cast<cuda::std::size_t>(replicas) *
+                                                     smem_words<SmemCounter>(job.total_bins()));
     return cuda::std::tuple{staging, counters.data()};
   }
 };
 
-// The shared-memory path: privatized replicas, then one atomic per non-zero bin per block.
-template <class Counter, class Job>
-__global__ void smem_histogram_kernel(Job job, int replicas, bool whole_grid, unsigned long long* ignored_total) {
-  auto [staging, counters] = onchip::carve(kernel_plan<Counter, Job>{job, replicas});
+#if defined(__CUDACC__)
+// The shared-memory path: privatized replicas, then one atomic per non-zero bin per block. SmemCounter is the
+// job's Counter, or uint16_t packed two per word (bins beyond 32-bit shared counters; carries go straight to the
+// output).
+template <class Counter, class SmemCounter, int Threads, class Job>
+__global__ void __launch_bounds__(Threads)
+    smem_histogram_kernel(Job job, int replicas, bool whole_grid, unsigned long long* ignored_total) {
+  auto [staging, counters] = onchip::carve(kernel_plan<SmemCounter, Job>{job, replicas});
   const int bins = job.total_bins();
-  const int stride = smem_words<Counter>(bins);
-  for (int i = block_rank(); i < replicas * stride; i += block_size()) { counters[i] = smem_word_t<Counter>(0); }
+  const int stride = smem_words<SmemCounter>(bins);
+  for (int i = threadIdx.x; i < replicas * stride; i += Threads) { counters[i] = smem_word_t<SmemCounter>(0); }
   const auto binners = job.binners.stage(staging);  // synchronizes the block
   __syncthreads();
-  smem_word_t<Counter>* mine = counters + ((block_rank() / 32) % replicas) * stride;
-  const unsigned long long ignored = visit_samples(
-      job, binners, [&](int bin, auto weight) { smem_add<Counter>(mine, bin, weight, nullptr); }, whole_grid);
-  add_ignored(ignored, ignored_total);
+  smem_word_t<SmemCounter>* mine = counters + ((threadIdx.x / 32) % replicas) * stride;
+  unsigned* carry = nullptr;
+  if constexpr (is_packed16_v<SmemCounter>) { carry = reinterpret_cast<unsigned*>(job.hist[0]); }
+  auto add = [&](auto ch, int bin, auto weight) {
+    smem_add<SmemCounter>(mine, job.offset[decltype(ch)::value] + bin, weight, carry, bins);
+  };
+  add_ignored(visit_samples(job, binners, add, whole_grid), ignored_total);
   __syncthreads();
-  for (int b = block_rank(); b < bins; b += block_size()) {
-    const auto sum = merged<Counter>(counters, b, replicas, stride);
-    if (sum != 0) {
-      int a = 0;
-      while (b >= job.offset[a + 1]) { ++a; }
-      atomic_add<false>(job.hist[a] + (b - job.offset[a]), sum);
-    }
+  for (int b = threadIdx.x; b < bins; b += Threads) {
+    const auto sum = merged<SmemCounter>(counters, b, replicas, stride);
+    if (sum != 0) { add_to_output<Counter>(job, b, sum); }
   }
 }
 
 // Bin counts beyond shared memory: atomics straight into the output, no temporary memory at all.
 template <class Counter, class Job>
-__global__ void global_histogram_kernel(Job job, bool whole_grid, unsigned long long* ignored_total) {
+__global__ void __launch_bounds__(256) global_histogram_kernel(Job job, bool whole_grid,
+                                                               unsigned long long* ignored_total) {
   auto [staging, unused] = onchip::carve(kernel_plan<Counter, Job>{job, 0});
   static_cast<void>(unused);
   const auto binners = job.binners.stage(staging);
-  const unsigned long long ignored = visit_samples(
-      job, binners,
-      [&](int bin, auto weight) {
-        int a = 0;
-        while (bin >= job.offset[a + 1]) { ++a; }
-        atomic_add<false>(job.hist[a] + (bin - job.offset[a]), static_cast<Counter>(weight));
-      },
-      whole_grid);
-  add_ignored(ignored, ignored_total);
+  auto add = [&](auto ch, int bin, auto weight) {
+    atomic_add<false>(job.hist[decltype(ch)::value] + bin, static_cast<Counter>(weight));
+  };
+  add_ignored(visit_samples(job, binners, add, whole_grid), ignored_total);
 }
 #endif  // __CUDACC__
+
+}  // namespace onchip::detail
+
+#include <onchip/detail/histogram/bytes_impl.cuh>
+
+namespace onchip::detail {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Host side
@@ -283,32 +358,58 @@ cudaError_t launch_job(const Job& job, cuda::std::size_t samples_total, cudaStre
   }
   const int threads = histogram_threads;
   const bool whole_grid = job.rows == 1 || job.row_samples >= static_cast<cuda::std::size_t>(sms) * threads * 4;
-  // Shared-memory path while one replica (plus staged levels) fits the opt-in limit; replicas while they fit
-  // 48 KiB (so that several blocks share an SM).
-  const cuda::std::size_t one = smem_bytes(kernel_plan<Counter, Job>{job, 1});
-  if (one + 1024 <= static_cast<cuda::std::size_t>(optin)) {
-    int replicas = 1;
-    while (replicas * 2 <= threads / 32 && smem_bytes(kernel_plan<Counter, Job>{job, replicas * 2}) <= 48 * 1024) {
-      replicas *= 2;
+  // Launches `kernel` on every SM, as many blocks per SM as fit.
+  auto launch = [&](auto* kernel, int block, cuda::std::size_t bytes, const char* what, auto... args) {
+    if (cudaError_t e = prepare_dynamic_smem(kernel, bytes); e != cudaSuccess) { return e; }
+    int per_sm = 0;
+    if (cudaError_t e = blocks_per_sm(&per_sm, kernel, block, bytes); e != cudaSuccess) { return e; }
+    if (per_sm < 1) { return invalid(who, std::string("the ") + what + " cannot be resident on this device"); }
+    kernel<<<sms * per_sm, block, bytes, stream>>>(job, args..., whole_grid, options.ignored);
+    return cuda_call(cudaGetLastError(), who);
+  };
+  cudaError_t launched = cudaSuccess;
+  if constexpr (byte_job_v<Job>) {  // count byte values, bin them once per block
+    if constexpr (Job::channels == 1) {
+      launched = launch(byte_columns_kernel<Counter, Job>, byte_threads, smem_bytes(byte_columns_plan{}),
+                        "byte histogram kernel");
+    } else {
+      int replicas = byte_threads / 32;
+      while (replicas > 1 && smem_bytes(byte_replicas_plan<Job::active>{replicas}) > 48 * 1024) { replicas /= 2; }
+      launched = launch(byte_replicas_kernel<Counter, Job>, byte_threads,
+                        smem_bytes(byte_replicas_plan<Job::active>{replicas}), "byte histogram kernel", replicas);
     }
-    const cuda::std::size_t bytes = smem_bytes(kernel_plan<Counter, Job>{job, replicas});
-    auto* kernel = smem_histogram_kernel<Counter, Job>;
-    if (cudaError_t e = prepare_dynamic_smem(kernel, bytes); e != cudaSuccess) { return e; }
-    int per_sm = 0;
-    if (cudaError_t e = blocks_per_sm(&per_sm, kernel, threads, bytes); e != cudaSuccess) { return e; }
-    if (per_sm < 1) { return invalid(who, "the shared-memory histogram kernel cannot be resident on this device"); }
-    const int grid = sms * per_sm;
-    kernel<<<grid, threads, bytes, stream>>>(job, replicas, whole_grid, options.ignored);
   } else {
-    const cuda::std::size_t bytes = smem_bytes(kernel_plan<Counter, Job>{job, 0});
-    auto* kernel = global_histogram_kernel<Counter, Job>;
-    if (cudaError_t e = prepare_dynamic_smem(kernel, bytes); e != cudaSuccess) { return e; }
-    int per_sm = 0;
-    if (cudaError_t e = blocks_per_sm(&per_sm, kernel, threads, bytes); e != cudaSuccess) { return e; }
-    if (per_sm < 1) { return invalid(who, "the histogram kernel cannot be resident on this device"); }
-    kernel<<<sms * per_sm, threads, bytes, stream>>>(job, whole_grid, options.ignored);
+    // Shared-memory path while one replica (plus staged levels) fits the opt-in limit; replicas while they fit
+    // 48 KiB (so that several blocks share an SM). Beyond that, one-channel unweighted 32-bit counts keep 16-bit
+    // counters in shared memory (carrying into the output), 512 threads to a block; else global atomics.
+    const auto fits = [&](cuda::std::size_t bytes) { return bytes + 1024 <= static_cast<cuda::std::size_t>(optin); };
+    constexpr bool packable = Job::active == 1 && cuda::std::is_same_v<typename Job::weight_t, no_weights> &&
+                              (cuda::std::is_same_v<Counter, unsigned> || cuda::std::is_same_v<Counter, int>);
+    bool done = false;
+    if (fits(smem_bytes(kernel_plan<Counter, Job>{job, 1}))) {
+      int replicas = 1;
+      while (replicas * 2 <= threads / 32 && smem_bytes(kernel_plan<Counter, Job>{job, replicas * 2}) <= 48 * 1024) {
+        replicas *= 2;
+      }
+      launched = launch(smem_histogram_kernel<Counter, Counter, histogram_threads, Job>, threads,
+                        smem_bytes(kernel_plan<Counter, Job>{job, replicas}), "shared-memory histogram kernel",
+                        replicas);
+      done = true;
+    }
+    if constexpr (packable) {
+      using packed_t = cuda::std::uint16_t;
+      if (!done && fits(smem_bytes(kernel_plan<packed_t, Job>{job, 1}))) {
+        launched = launch(smem_histogram_kernel<Counter, packed_t, 512, Job>, 512,
+                          smem_bytes(kernel_plan<packed_t, Job>{job, 1}), "shared-memory histogram kernel", 1);
+        done = true;
+      }
+    }
+    if (!done) {
+      launched = launch(global_histogram_kernel<Counter, Job>, threads, smem_bytes(kernel_plan<Counter, Job>{job, 0}),
+                        "histogram kernel");
+    }
   }
-  if (cudaError_t e = cuda_call(cudaGetLastError(), who); e != cudaSuccess) { return e; }
+  if (launched != cudaSuccess) { return launched; }
   return succeed();
 }
 #endif
@@ -405,6 +506,29 @@ cudaError_t run_histogram(const char* who, const Sample* samples, cuda::std::siz
   for (int a = 0; a < Active; ++a) { job.offset[a + 1] = job.offset[a] + binners.bins[a]; }
   return launch_job<Counter>(job, row_samples * rows, stream, options, who);
 }
+
+// Even binning: integer samples and levels within the narrow tiers use narrow_even (smaller, faster kernels).
+template <int Channels, int Active, class Sample, class Weight, class Level, class Counter>
+cudaError_t run_even(const char* who, const Sample* samples, cuda::std::size_t row_samples, cuda::std::size_t rows,
+                     cuda::std::size_t row_stride, const Weight* weights,
+                     const plain_binners<Active, bin_even<Level>>& binners, Counter* const (&hist)[Active],
+                     cudaStream_t stream, const histogram_options& options) {
+  if constexpr (cuda::std::is_integral_v<arithmetic_t<Sample>> && cuda::std::is_integral_v<Level>) {
+    bool narrow = true;
+    for (int a = 0; a < Active; ++a) { narrow = narrow && narrow_even<Level>::applies(binners.binner[a]); }
+    if (narrow) {
+      plain_binners<Active, narrow_even<Level>> n{};
+      for (int a = 0; a < Active; ++a) {
+        n.binner[a] = narrow_even<Level>{binners.binner[a]};
+        n.bins[a] = binners.bins[a];
+      }
+      return run_histogram<Channels, Active>(who, samples, row_samples, rows, row_stride, weights, n, hist, stream,
+                                             options);
+    }
+  }
+  return run_histogram<Channels, Active>(who, samples, row_samples, rows, row_stride, weights, binners, hist, stream,
+                                         options);
+}
 }  // namespace detail
 
 template <class Sample, class Counter, class Level>
@@ -428,7 +552,7 @@ cudaError_t histogram_even(const Sample* samples, cuda::std::size_t num_row_samp
   }
   detail::plain_binners<1, bin_even<Level>> binners{{bin_even<Level>(lower, upper, num_bins)}, {num_bins}};
   Counter* const out[1] = {hist};
-  return detail::run_histogram<1, 1>(who, samples, num_row_samples, num_rows, row_stride_bytes,
+  return detail::run_even<1, 1>(who, samples, num_row_samples, num_rows, row_stride_bytes,
                                      static_cast<const detail::no_weights*>(nullptr), binners, out, stream, options);
 }
 
@@ -486,7 +610,7 @@ cudaError_t multi_histogram_even(const Sample* samples, cuda::std::size_t num_pi
     binners.bins[a] = num_bins[a];
   }
   const cuda::std::size_t n = num_pixels * NumChannels;
-  return detail::run_histogram<NumChannels, NumActiveChannels>(
+  return detail::run_even<NumChannels, NumActiveChannels>(
       who, samples, n, 1, n * sizeof(Sample), static_cast<const detail::no_weights*>(nullptr), binners, hist, stream,
       options);
 }
@@ -527,7 +651,7 @@ cudaError_t weighted_histogram_even(const Sample* samples, const Weight* weights
   if (weights == nullptr && n > 0) { return detail::invalid(who, "the weights pointer is null"); }
   detail::plain_binners<1, bin_even<Level>> binners{{bin_even<Level>(lower, upper, num_bins)}, {num_bins}};
   Counter* const out[1] = {hist};
-  return detail::run_histogram<1, 1>(who, samples, n, 1, n * sizeof(Sample), weights, binners, out, stream, options);
+  return detail::run_even<1, 1>(who, samples, n, 1, n * sizeof(Sample), weights, binners, out, stream, options);
 }
 
 template <class Sample, class Weight, class Counter, class Level>

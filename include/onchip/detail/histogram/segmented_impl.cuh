@@ -56,7 +56,7 @@ __global__ void segmented_histogram_kernel(const Sample* samples, const Offset* 
                                 if (bin < 0) {
                                   ++ignored;
                                 } else if (shared) {
-                                  smem_add<Counter>(mine, bin, 1, nullptr);
+                                  smem_add<Counter>(mine, bin, 1, nullptr, 0);
                                 } else {
                                   atomic_add<false>(out + bin, Counter(1));
                                 }

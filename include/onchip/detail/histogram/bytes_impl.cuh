@@ -1,0 +1,239 @@
+// Byte samples (one-byte integers, unweighted): the kernels count values, not bins. Each of the 256 values is
+// binned once per block at the end, so any binner (even, range, custom) costs nothing per sample.
+//
+// One channel: every thread owns a column of 256 eight-bit counters, one per value, laid out so that the 32 lanes
+// of a warp always touch 32 different banks (the counter of value v for the thread at column t is byte v * 256 + t,
+// and a warp's columns are 4 * lane + k). A sample costs one PRMT (its counter's address), a load, an add and a
+// store in shared memory: no atomics, whatever the distribution. A counter is kept at 239 or below at the start of
+// each 16-byte vector, so 16 increments cannot wrap it; a vector that lifts one past that moves its counters into
+// the block's 64-bit totals (rare: at most once every 15 vectors per thread).
+//
+// Several channels (e.g. RGBA): one replica of channels x 256 32-bit counters per warp, one shared atomic per
+// active sample.
+#pragma once
+
+#include <onchip/detail/histogram/block_impl.cuh>
+#include <onchip/load.cuh>
+#include <onchip/smem.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+
+namespace onchip::detail {
+
+inline constexpr int byte_threads = 256;  // also the number of byte values: one value per thread when flushing
+
+template <class Job>
+using job_sample_t = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<decltype(Job::samples)>>;
+
+template <class Job>
+inline constexpr bool byte_job_v = sizeof(job_sample_t<Job>) == 1 && cuda::std::is_integral_v<job_sample_t<Job>> &&
+                                   cuda::std::is_same_v<typename Job::weight_t, no_weights>;
+
+/// Shared memory of the one-channel byte kernel: the counter columns, then the block's 64-bit totals per value.
+struct byte_columns_plan {
+  ONCHIP_HOST_DEVICE auto operator()(carver& c) const {
+    auto counters = c.take<unsigned char>(256 * byte_threads);
+    auto totals = c.take<unsigned long long>(256);
+    return cuda::std::tuple{counters.data(), totals.data()};
+  }
+};
+
+/// Shared memory of the several-channel byte kernel: `replicas` copies of active channels x 256 counters.
+template <int Active>
+struct byte_replicas_plan {
+  int replicas;
+  ONCHIP_HOST_DEVICE auto operator()(carver& c) const {
+    return c.take<unsigned>(static_cast<cuda::std::size_t>(replicas) * Active * 256).data();
+  }
+};
+
+#if defined(__CUDACC__)
+/// One increment of the 8-bit counter at shared address `addr`; returns its value before.
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned bump_byte(unsigned addr) {
+  unsigned c;
+  asm volatile("ld.shared.u8 %0, [%1];" : "=r"(c) : "r"(addr) : "memory");
+  asm volatile("st.shared.u8 [%0], %1;" ::"r"(addr), "r"(c + 1) : "memory");
+  return c;
+}
+
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned load_byte(unsigned addr) {
+  unsigned c;
+  asm volatile("ld.shared.u8 %0, [%1];" : "=r"(c) : "r"(addr) : "memory");
+  return c;
+}
+
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void store_byte(unsigned addr, unsigned c) {
+  asm volatile("st.shared.u8 [%0], %1;" ::"r"(addr), "r"(c) : "memory");
+}
+
+/// Runs `on_vector(vec<T, 16 / sizeof(T)>, index)` / `on_item(T, index)` over the job's rows (whole grid per row for
+/// long rows, a block per row otherwise).
+template <class Job, class FV, class FI>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void for_each_row(const Job& job, bool whole_grid, FV&& on_vector, FI&& on_item) {
+  using sample_t = job_sample_t<Job>;
+  auto row_ptr = [&](cuda::std::size_t r) {
+    return reinterpret_cast<const sample_t*>(reinterpret_cast<const unsigned char*>(job.samples) + r * job.row_stride);
+  };
+  if (whole_grid) {
+    for (cuda::std::size_t r = 0; r < job.rows; ++r) {
+      onchip::grid_for_each_vec<4>(row_ptr(r), job.row_samples, on_vector, on_item);
+    }
+  } else {
+    for (cuda::std::size_t r = blockIdx.x; r < job.rows; r += gridDim.x) {
+      onchip::block_for_each_vec<4>(row_ptr(r), job.row_samples, on_vector, on_item);
+    }
+  }
+}
+
+/// Counts one channel's bytes in this thread's counter column (based at shared address `column`); values whose
+/// counters pass 239 move to `totals`.
+struct byte_column_counter {
+  unsigned column;  // shared address of this thread's counter of value 0
+  unsigned base;    // shared address of the counters
+  unsigned long long* totals;
+
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE void spill(unsigned v) const {
+    const unsigned addr = column + (v << 8);
+    const unsigned c = load_byte(addr);
+    if (c != 0) {
+      atomicAdd_block(totals + v, static_cast<unsigned long long>(c));
+      store_byte(addr, 0);
+    }
+  }
+
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE void operator()(const uint4& w) const {
+    const unsigned words[4] = {w.x, w.y, w.z, w.w};
+    const unsigned offset = column - base;  // below 256
+    unsigned peak = 0;
+#  pragma unroll
+    for (int j = 0; j < 4; ++j) {
+#  pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        // byte 0 = this thread's column, byte 1 = the sample: the counter's offset in one PRMT
+        const unsigned at = __byte_perm(words[j], offset, 0x5504u | (static_cast<unsigned>(k) << 4));
+        peak = max(peak, bump_byte(base + at));
+      }
+    }
+    if (peak >= 239) {
+#  pragma unroll
+      for (int j = 0; j < 4; ++j) {
+#  pragma unroll
+        for (int k = 0; k < 4; ++k) { spill((words[j] >> (8 * k)) & 0xffu); }
+      }
+    }
+  }
+
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE void operator()(unsigned v) const {
+    if (bump_byte(column + (v << 8)) >= 239) { spill(v); }
+  }
+};
+
+/// Zeroes this block's counter columns and totals and returns its counter (a collective of byte_threads threads).
+ONCHIP_DEVICE ONCHIP_FORCEINLINE byte_column_counter start_byte_columns(unsigned char* counters,
+                                                                       unsigned long long* totals) {
+  const unsigned tid = threadIdx.x;
+  for (unsigned i = tid; i < 256 * byte_threads / 16; i += byte_threads) {
+    reinterpret_cast<uint4*>(counters)[i] = make_uint4(0, 0, 0, 0);
+  }
+  totals[tid] = 0;
+  __syncthreads();
+  const unsigned lane = tid % 32, warp = tid / 32;
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(counters));
+  return {base + ((lane << 2) | (warp & 3u) | ((warp >> 2) << 7)), base, totals};
+}
+
+/// The counting loop of the one-channel byte kernel: shared memory only (an instruction contract checks it).
+template <class Job>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_byte_columns(const Job& job, bool whole_grid,
+                                                         const byte_column_counter& count) {
+  using sample_t = job_sample_t<Job>;
+  for_each_row(
+      job, whole_grid,
+      [&](const vec<sample_t, 16>& items, cuda::std::size_t) { count(reinterpret_cast<const uint4&>(items)); },
+      [&](sample_t v, cuda::std::size_t) { count(static_cast<unsigned>(static_cast<unsigned char>(v))); });
+}
+
+/// The one-channel byte kernel (see the top of this file).
+template <class Counter, class Job>
+__global__ void __launch_bounds__(byte_threads)
+    byte_columns_kernel(Job job, bool whole_grid, unsigned long long* ignored_total) {
+  using sample_t = job_sample_t<Job>;
+  auto [counters, totals] = onchip::carve(byte_columns_plan{});
+  count_byte_columns(job, whole_grid, start_byte_columns(counters, totals));
+  __syncthreads();
+  // Thread `tid` sums value `tid` over the 256 columns (64 words, visited from a different word per lane so that
+  // the warp reads 32 banks), then bins the value once.
+  const unsigned tid = threadIdx.x;
+  const unsigned* row = reinterpret_cast<const unsigned*>(counters + tid * 256);
+  unsigned pairs = 0;  // two 16-bit sums: at most 64 * 2 * 255
+  for (unsigned j = 0; j < 64; ++j) {
+    const unsigned w = row[(j + tid) & 63u];
+    pairs += (w & 0x00ff00ffu) + ((w >> 8) & 0x00ff00ffu);
+  }
+  const unsigned long long total = totals[tid] + (pairs & 0xffffu) + (pairs >> 16);
+  unsigned long long ignored = 0;
+  if (total != 0) {
+    const int bin = job.binners.unstaged(0)(static_cast<sample_t>(tid));
+    if (static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[1])) {
+      atomic_add<false>(job.hist[0] + bin, static_cast<Counter>(total));
+    } else {
+      ignored = total;
+    }
+  }
+  add_ignored(ignored, ignored_total);
+}
+
+/// The several-channel byte kernel (see the top of this file).
+template <class Counter, class Job>
+__global__ void __launch_bounds__(byte_threads)
+    byte_replicas_kernel(Job job, int replicas, bool whole_grid, unsigned long long* ignored_total) {
+  using sample_t = job_sample_t<Job>;
+  constexpr int C = Job::channels, A = Job::active;
+  unsigned* counters = onchip::carve(byte_replicas_plan<A>{replicas});
+  for (int i = block_rank(); i < replicas * A * 256; i += block_size()) { counters[i] = 0; }
+  __syncthreads();
+  unsigned* mine = counters + ((threadIdx.x / 32) % replicas) * (A * 256);
+  auto count = [&](unsigned v, int c) {
+    if (c < A) { atomicAdd_block(mine + c * 256 + v, 1u); }
+  };
+  for_each_row(
+      job, whole_grid,
+      [&](const vec<sample_t, 16>& items, cuda::std::size_t i) {
+        const uint4& w = reinterpret_cast<const uint4&>(items);
+        const unsigned words[4] = {w.x, w.y, w.z, w.w};
+        int c = static_cast<int>(i % C);
+#  pragma unroll
+        for (int j = 0; j < 4; ++j) {
+#  pragma unroll
+          for (int k = 0; k < 4; ++k) {
+            count((words[j] >> (8 * k)) & 0xffu, c);
+            c = c + 1 == C ? 0 : c + 1;
+          }
+        }
+      },
+      [&](sample_t v, cuda::std::size_t i) {
+        count(static_cast<unsigned>(static_cast<unsigned char>(v)), static_cast<int>(i % C));
+      });
+  __syncthreads();
+  unsigned long long ignored = 0;
+  for (int i = block_rank(); i < A * 256; i += block_size()) {
+    unsigned long long total = 0;
+    for (int r = 0; r < replicas; ++r) { total += counters[r * A * 256 + i]; }
+    if (total == 0) { continue; }
+    with_channel<A>(i / 256, [&](auto ch) {
+      constexpr int a = decltype(ch)::value;
+      const int bin = job.binners.unstaged(a)(static_cast<sample_t>(i % 256));
+      if (static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[a + 1] - job.offset[a])) {
+        atomic_add<false>(job.hist[a] + bin, static_cast<Counter>(total));
+      } else {
+        ignored += total;
+      }
+    });
+  }
+  add_ignored(ignored, ignored_total);
+}
+#endif  // __CUDACC__
+
+}  // namespace onchip::detail
