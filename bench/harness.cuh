@@ -100,15 +100,22 @@ class table {
   }
   void save(const std::string& dir, const std::string& file) const {
     std::ofstream csv(dir + "/" + file);
-    for (std::size_t i = 0; i < columns_.size(); ++i) { csv << (i ? "," : "") << columns_[i]; }
+    for (std::size_t i = 0; i < columns_.size(); ++i) { csv << (i ? "," : "") << quoted(columns_[i]); }
     csv << "\n";
     for (const auto& r : rows_) {
-      for (std::size_t i = 0; i < r.size(); ++i) { csv << (i ? "," : "") << r[i]; }
+      for (std::size_t i = 0; i < r.size(); ++i) { csv << (i ? "," : "") << quoted(r[i]); }
       csv << "\n";
     }
   }
 
  private:
+  // A CSV field: quoted when it holds a comma or a quote (RFC 4180).
+  static std::string quoted(const std::string& field) {
+    if (field.find_first_of(",\"") == std::string::npos) { return field; }
+    std::string out = "\"";
+    for (char c : field) { out += c == '"' ? std::string("\"\"") : std::string(1, c); }
+    return out + "\"";
+  }
   std::string name_;
   std::vector<std::string> columns_;
   std::vector<std::vector<std::string>> rows_;

@@ -65,8 +65,11 @@ class bin_even {
   int bins_ = 0;
   double scale_ = 0;               // num_bins / (upper - lower)
   cuda::std::uint64_t range_ = 0;  // integer levels: upper - lower
-  cuda::std::uint64_t magic_ = 0;  // integer levels, range <= 2^16: ceil(num_bins * 2^32 / range)
-  float scale32_ = 0;              // integer levels, range <= 2^32 and num_bins <= 2^20: num_bins / range
+  // Integer levels with range <= 2^32: bin = offset * quotient_ + (offset * magic_) >> 64, where
+  // num_bins = quotient_ * range + remainder and magic_ = ceil(remainder * 2^64 / range) (detail::even_bin_magic).
+  cuda::std::uint64_t magic_ = 0;
+  cuda::std::uint32_t quotient_ = 0;
+  bool narrow_ = false;
 };
 
 /**

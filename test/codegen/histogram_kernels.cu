@@ -1,13 +1,13 @@
 // Instruction contracts of the histogram kernels (release build, ONCHIP_CHECKS=0): nothing in local memory in any
 // kernel the device API instantiates (every path: bytes, several channels, shared replicas, 16-bit shared
 // counters, global atomics, range levels, weights, segments), and the byte path's counting loop made of shared
-// loads and stores (no global atomics; shared ones only when a counter nears 255), with one PRMT per sample for
+// loads and stores (no global atomics; shared ones only when a counter nears 65535), with one PRMT per sample for
 // the counter's address.
 //
 // contract sass * lacks LDL|STL
 // contract sass k_byte_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.
-// contract sass k_byte_loop has LDS\.U8
-// contract sass k_byte_loop has STS\.U8
+// contract sass k_byte_loop has LDS\.U16
+// contract sass k_byte_loop has STS\.U16
 // contract sass k_byte_loop has \bPRMT R[0-9]+, R[0-9]+(\.reuse)?, 0x55[0-3]4,
 // contract sass k_byte_loop has LDG\.E\.EF\.128\.CONSTANT
 #include <onchip/histogram.cuh>
@@ -21,7 +21,7 @@ using byte_job = onchip::detail::job_of<1, 1, std::uint8_t, onchip::detail::no_w
 
 // The byte kernel's counting phase alone (the library's own function): shared loads and stores, and shared
 // atomics only on its rare spill branch.
-extern "C" __global__ void __launch_bounds__(256) k_byte_loop(byte_job job, bool whole_grid) {
+extern "C" __global__ void __launch_bounds__(128, 3) k_byte_loop(byte_job job, bool whole_grid) {
   auto [counters, totals] = onchip::carve(onchip::detail::byte_columns_plan{});
   onchip::detail::count_byte_columns(job, whole_grid, onchip::detail::start_byte_columns(counters, totals));
 }

@@ -16,11 +16,11 @@ ONCHIP_HOST_DEVICE bin_even<Level>::bin_even(Level lower, Level upper, int num_b
   if constexpr (cuda::std::is_integral_v<Level>) {
     range_ = detail::int_less(lower, upper) ? detail::unsigned_distance(upper, lower) : 0;
     scale_ = range_ > 0 ? static_cast<double>(num_bins) / static_cast<double>(range_) : 0.0;
-    if (range_ > 0 && num_bins > 0) {
-      if (range_ <= detail::magic_range_limit) { magic_ = detail::even_bin_magic(static_cast<cuda::std::uint64_t>(num_bins), range_); }
-      if (range_ <= detail::float_range_limit && num_bins <= detail::float_bins_limit) {
-        scale32_ = static_cast<float>(scale_);
-      }
+    if (range_ > 0 && num_bins > 0 && range_ <= detail::narrow_range_limit) {
+      const auto bins = static_cast<cuda::std::uint64_t>(num_bins);
+      quotient_ = static_cast<cuda::std::uint32_t>(bins / range_);
+      magic_ = detail::even_bin_magic(bins % range_, range_);
+      narrow_ = true;
     }
   } else {
     scale_ = static_cast<double>(num_bins) / (static_cast<double>(upper) - static_cast<double>(lower));
@@ -49,18 +49,19 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin_even<Level>::bin(Sample sample) co
   const auto x = detail::arithmetic(sample);
   using X = decltype(x);
   if constexpr (cuda::std::is_integral_v<X> && cuda::std::is_integral_v<Level>) {
-    if (detail::int_less(x, lower_) || !detail::int_less(x, upper_)) { return -1; }
-    const cuda::std::uint64_t offset = detail::unsigned_distance(x, lower_);
-    if (magic_ != 0) { return static_cast<int>(detail::even_bin_by_magic(static_cast<cuda::std::uint32_t>(offset), magic_)); }
-    if (scale32_ != 0.0f) {
-      return static_cast<int>(detail::even_bin32(static_cast<cuda::std::uint32_t>(offset), static_cast<cuda::std::uint32_t>(bins_),
-                                                 range_, scale32_));
-    }
-    if constexpr (Wide) {
-      return static_cast<int>(detail::even_bin(offset, static_cast<cuda::std::uint64_t>(bins_), range_, scale_));
+    cuda::std::uint64_t offset = 0;
+    if constexpr (sizeof(X) <= 4 && sizeof(Level) <= 4) {  // exact in 64 bits: one compare for both bounds
+      offset = static_cast<cuda::std::uint64_t>(static_cast<long long>(x) - static_cast<long long>(lower_));
+      if (offset >= range_) { return -1; }
     } else {
-      return -1;  // never reached: narrow_even is used only where one of the tiers above applies
+      if (detail::int_less(x, lower_) || !detail::int_less(x, upper_)) { return -1; }
+      offset = detail::unsigned_distance(x, lower_);
     }
+    if (!Wide || narrow_) {
+      const auto o = static_cast<cuda::std::uint32_t>(offset);
+      return static_cast<int>(o * quotient_ + detail::even_bin_by_magic(o, magic_));
+    }
+    return static_cast<int>(detail::even_bin(offset, static_cast<cuda::std::uint64_t>(bins_), range_, scale_));
   } else {
     using F = detail::float_math_t<Sample, Level>;
     const F xf = static_cast<F>(x), lo = static_cast<F>(lower_), hi = static_cast<F>(upper_);
@@ -106,14 +107,14 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin_identity::operator()(Sample sample
 
 namespace detail {
 /**
- * bin_even for integer samples and levels whose range is at most 2^32 with at most 2^20 bins, without the code
- * for wider ranges (the device API picks it on the host, keeping the kernels small).
+ * bin_even for integer samples and levels whose range is at most 2^32, without the code for wider ranges (the
+ * device API picks it on the host, keeping the kernels small and free of per-sample branches).
  */
 template <class Level>
 struct narrow_even {
   bin_even<Level> even;
   ONCHIP_HOST_DEVICE static bool applies(const bin_even<Level>& b) {
-    return b.magic_ != 0 || b.scale32_ != 0.0f;
+    return b.narrow_;
   }
   template <class Sample>
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const {

@@ -84,43 +84,32 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::uint64_t even_bin(cuda::std::ui
   return q;
 }
 
-/// Integer ranges up to this size bin by a multiply with a 64-bit magic number (even_bin_by_magic).
-inline constexpr cuda::std::uint64_t magic_range_limit = cuda::std::uint64_t{1} << 16;
-/// Integer ranges up to this size, with up to float_bins_limit bins, bin in float with one exact correction.
-inline constexpr cuda::std::uint64_t float_range_limit = cuda::std::uint64_t{1} << 32;
-inline constexpr int float_bins_limit = 1 << 20;
+/// Integer ranges up to this size bin with two 32 x 32 -> 64-bit multiplies and a magic number (even_bin_magic).
+inline constexpr cuda::std::uint64_t narrow_range_limit = cuda::std::uint64_t{1} << 32;
 
 /**
- * ceil(bins * 2^32 / range), for range <= 2^16. Then floor(offset * bins / range) == (offset * magic) >> 32 for
- * every offset < range: offset * magic = offset * bins * 2^32 / range + offset * e with 0 <= e < 1, and
- * offset * e < range <= 2^32 / range, less than the distance from offset * bins / range (a multiple of 1/range) to
- * the next integer, scaled by 2^32. offset * magic < 2^32 * bins + range < 2^64.
+ * ceil(remainder * 2^64 / range), for remainder < range <= 2^32 (so that it fits 64 bits), by long division in
+ * base 2^32. Then floor(offset * remainder / range) == (offset * magic) >> 64 for every offset < range: offset *
+ * magic = offset * remainder * 2^64 / range + offset * e with 0 <= e < 1, and offset * e < range <= 2^64 / range,
+ * less than the distance from offset * remainder / range (a multiple of 1 / range) to the next integer, scaled
+ * by 2^64. With bins = quotient * range + remainder, floor(offset * bins / range) is offset * quotient plus that.
  */
-ONCHIP_HOST_DEVICE constexpr cuda::std::uint64_t even_bin_magic(cuda::std::uint64_t bins, cuda::std::uint64_t range) {
-  return ((bins << 32) + range - 1) / range;
+ONCHIP_HOST_DEVICE constexpr cuda::std::uint64_t even_bin_magic(cuda::std::uint64_t remainder,
+                                                               cuda::std::uint64_t range) {
+  const cuda::std::uint64_t t1 = remainder << 32;  // remainder * 2^64 / range has two 32-bit digits
+  const cuda::std::uint64_t q1 = t1 / range, r1 = t1 % range;
+  const cuda::std::uint64_t t0 = r1 << 32;
+  const cuda::std::uint64_t q0 = t0 / range, r0 = t0 % range;
+  return (q1 << 32) + q0 + (r0 != 0 ? 1 : 0);
 }
 
-/// floor(offset * bins / range) for offset < range <= 2^16, with magic = even_bin_magic(bins, range).
+/// (offset * magic) >> 64 for a 32-bit offset: the top 32 bits of the 96-bit product, in two 32 x 32 -> 64-bit
+/// multiplies.
 ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::uint32_t even_bin_by_magic(cuda::std::uint32_t offset,
                                                                             cuda::std::uint64_t magic) {
-  return static_cast<cuda::std::uint32_t>((offset * magic) >> 32);
-}
-
-/**
- * floor(offset * bins / range) for offset < range <= 2^32 and bins <= 2^20: a float estimate (relative error
- * below 3 * 2^-24, so off by at most one) corrected once each way with exact 64-bit products.
- */
-ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::uint32_t even_bin32(cuda::std::uint32_t offset, cuda::std::uint32_t bins,
-                                                                     cuda::std::uint64_t range, float scale) {
-  cuda::std::uint32_t q = static_cast<cuda::std::uint32_t>(static_cast<float>(offset) * scale);
-  const cuda::std::uint64_t target = static_cast<cuda::std::uint64_t>(offset) * bins;
-  const cuda::std::uint64_t low = static_cast<cuda::std::uint64_t>(q) * range;
-  if (low > target) {
-    --q;
-  } else if (low + range <= target) {
-    ++q;
-  }
-  return q;
+  const cuda::std::uint64_t low = static_cast<cuda::std::uint64_t>(offset) * static_cast<cuda::std::uint32_t>(magic);
+  return static_cast<cuda::std::uint32_t>((static_cast<cuda::std::uint64_t>(offset) * (magic >> 32) + (low >> 32)) >>
+                                          32);
 }
 
 /// x - lower as an unsigned 64-bit offset, for integers with lower <= x (two's complement makes it exact).

@@ -1,15 +1,18 @@
 // Byte samples (one-byte integers, unweighted): the kernels count values, not bins. Each of the 256 values is
 // binned once per block at the end, so any binner (even, range, custom) costs nothing per sample.
 //
-// One channel: every thread owns a column of 256 eight-bit counters, one per value, laid out so that the 32 lanes
-// of a warp always touch 32 different banks (the counter of value v for the thread at column t is byte v * 256 + t,
-// and a warp's columns are 4 * lane + k). A sample costs one PRMT (its counter's address), a load, an add and a
-// store in shared memory: no atomics, whatever the distribution. A counter is kept at 239 or below at the start of
-// each 16-byte vector, so 16 increments cannot wrap it; a vector that lifts one past that moves its counters into
-// the block's 64-bit totals (rare: at most once every 15 vectors per thread).
+// One channel: every thread owns a column of 256 sixteen-bit counters, one per value, laid out so that the 32
+// lanes of a warp always touch 32 different banks (the counter of value v for the thread at column t is at byte
+// v * 256 + 2 * t, and a warp's columns are 2 * lane + k). A sample costs one PRMT (its counter's address), a
+// load, an add and a store in shared memory: no atomics, whatever the distribution. Samples go in pairs (both
+// loads before either store, the same counter counted twice when both samples are equal), and a vector of one
+// value is one add of 16. A counter is kept at column_limit or below at the start of each 16-byte vector, so 16
+// increments cannot wrap it; a vector that may lift one past that moves its counters into the block's 64-bit
+// totals (once every 4000 vectors per thread at most). 128 threads to a block (64 KiB of columns), three blocks
+// to an SM, eight 16-byte vectors in flight per thread.
 //
-// Several channels (e.g. RGBA): one replica of channels x 256 32-bit counters per warp, one shared atomic per
-// active sample.
+// Several channels (e.g. RGBA): interleaved replicas of channels x 256 32-bit counters (counter i of replica r at
+// word i * replicas + r, lane l on replica l % replicas), one shared atomic per active sample.
 #pragma once
 
 #include <onchip/detail/histogram/block_impl.cuh>
@@ -22,7 +25,9 @@
 
 namespace onchip::detail {
 
-inline constexpr int byte_threads = 256;  // also the number of byte values: one value per thread when flushing
+inline constexpr int byte_threads = 256;         // several-channel byte kernel
+inline constexpr int byte_column_threads = 128;  // one-channel byte kernel: two values per thread when flushing
+inline constexpr unsigned column_limit = 65535u - 16u;
 
 template <class Job>
 using job_sample_t = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<decltype(Job::samples)>>;
@@ -34,7 +39,7 @@ inline constexpr bool byte_job_v = sizeof(job_sample_t<Job>) == 1 && cuda::std::
 /// Shared memory of the one-channel byte kernel: the counter columns, then the block's 64-bit totals per value.
 struct byte_columns_plan {
   ONCHIP_HOST_DEVICE auto operator()(carver& c) const {
-    auto counters = c.take<unsigned char>(256 * byte_threads);
+    auto counters = c.take<unsigned char>(256 * 2 * byte_column_threads);
     auto totals = c.take<unsigned long long>(256);
     return cuda::std::tuple{counters.data(), totals.data()};
   }
@@ -50,27 +55,42 @@ struct byte_replicas_plan {
 };
 
 #if defined(__CUDACC__)
-/// One increment of the 8-bit counter at shared address `addr`; returns its value before.
-ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned bump_byte(unsigned addr) {
-  unsigned c;
-  asm volatile("ld.shared.u8 %0, [%1];" : "=r"(c) : "r"(addr) : "memory");
-  asm volatile("st.shared.u8 [%0], %1;" ::"r"(addr), "r"(c + 1) : "memory");
+/// One increment of the 16-bit counter at shared address `addr`; returns its value before.
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned bump_column(unsigned addr) {
+  unsigned short c;
+  asm volatile("ld.shared.u16 %0, [%1];" : "=h"(c) : "r"(addr) : "memory");
+  asm volatile("st.shared.u16 [%0], %1;" ::"r"(addr), "h"(static_cast<unsigned short>(c + 1)) : "memory");
   return c;
 }
 
-ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned load_byte(unsigned addr) {
-  unsigned c;
-  asm volatile("ld.shared.u8 %0, [%1];" : "=r"(c) : "r"(addr) : "memory");
+/**
+ * Increments the 16-bit counters at shared addresses `a` and `b` (the same counter twice when a == b), with both
+ * loads issued before either store: half the load-to-store latency per sample of two bump_column calls. Returns
+ * the larger value before.
+ */
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned bump_pair(unsigned a, unsigned b) {
+  unsigned short ca, cb;
+  asm volatile("ld.shared.u16 %0, [%1];" : "=h"(ca) : "r"(a) : "memory");
+  asm volatile("ld.shared.u16 %0, [%1];" : "=h"(cb) : "r"(b) : "memory");
+  const unsigned short both = a == b ? 1 : 0;
+  asm volatile("st.shared.u16 [%0], %1;" ::"r"(b), "h"(static_cast<unsigned short>(cb + 1 + both)) : "memory");
+  asm volatile("st.shared.u16 [%0], %1;" ::"r"(a), "h"(static_cast<unsigned short>(ca + 1 + both)) : "memory");
+  return max(static_cast<unsigned>(ca), static_cast<unsigned>(cb));
+}
+
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned load_column(unsigned addr) {
+  unsigned short c;
+  asm volatile("ld.shared.u16 %0, [%1];" : "=h"(c) : "r"(addr) : "memory");
   return c;
 }
 
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void store_byte(unsigned addr, unsigned c) {
-  asm volatile("st.shared.u8 [%0], %1;" ::"r"(addr), "r"(c) : "memory");
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void store_column(unsigned addr, unsigned c) {
+  asm volatile("st.shared.u16 [%0], %1;" ::"r"(addr), "h"(static_cast<unsigned short>(c)) : "memory");
 }
 
 /// Runs `on_vector(vec<T, 16 / sizeof(T)>, index)` / `on_item(T, index)` over the job's rows (whole grid per row for
 /// long rows, a block per row otherwise).
-template <class Job, class FV, class FI>
+template <int ItemsPerThread, class Job, class FV, class FI>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void for_each_row(const Job& job, bool whole_grid, FV&& on_vector, FI&& on_item) {
   using sample_t = job_sample_t<Job>;
   auto row_ptr = [&](cuda::std::size_t r) {
@@ -78,17 +98,17 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void for_each_row(const Job& job, bool whole_gr
   };
   if (whole_grid) {
     for (cuda::std::size_t r = 0; r < job.rows; ++r) {
-      onchip::grid_for_each_vec<4>(row_ptr(r), job.row_samples, on_vector, on_item);
+      onchip::grid_for_each_vec<ItemsPerThread>(row_ptr(r), job.row_samples, on_vector, on_item);
     }
   } else {
     for (cuda::std::size_t r = blockIdx.x; r < job.rows; r += gridDim.x) {
-      onchip::block_for_each_vec<4>(row_ptr(r), job.row_samples, on_vector, on_item);
+      onchip::block_for_each_vec<ItemsPerThread>(row_ptr(r), job.row_samples, on_vector, on_item);
     }
   }
 }
 
 /// Counts one channel's bytes in this thread's counter column (based at shared address `column`); values whose
-/// counters pass 239 move to `totals`.
+/// counters pass column_limit move to `totals`.
 struct byte_column_counter {
   unsigned column;  // shared address of this thread's counter of value 0
   unsigned base;    // shared address of the counters
@@ -96,27 +116,36 @@ struct byte_column_counter {
 
   ONCHIP_DEVICE ONCHIP_FORCEINLINE void spill(unsigned v) const {
     const unsigned addr = column + (v << 8);
-    const unsigned c = load_byte(addr);
+    const unsigned c = load_column(addr);
     if (c != 0) {
       atomicAdd_block(totals + v, static_cast<unsigned long long>(c));
-      store_byte(addr, 0);
+      store_column(addr, 0);
     }
   }
 
   ONCHIP_DEVICE ONCHIP_FORCEINLINE void operator()(const uint4& w) const {
+    if (w.x == w.y && w.x == w.z && w.x == w.w && w.x == __byte_perm(w.x, 0, 0x0000)) {  // one value: one add
+      const unsigned v = w.x & 0xffu;
+      const unsigned addr = column + (v << 8);
+      const unsigned c = load_column(addr);
+      store_column(addr, c + 16);
+      if (c + 16 > column_limit) { spill(v); }
+      return;
+    }
     const unsigned words[4] = {w.x, w.y, w.z, w.w};
     const unsigned offset = column - base;  // below 256
     unsigned peak = 0;
 #  pragma unroll
     for (int j = 0; j < 4; ++j) {
 #  pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        // byte 0 = this thread's column, byte 1 = the sample: the counter's offset in one PRMT
-        const unsigned at = __byte_perm(words[j], offset, 0x5504u | (static_cast<unsigned>(k) << 4));
-        peak = max(peak, bump_byte(base + at));
+      for (int k = 0; k < 4; k += 2) {
+        // byte 0 = this thread's column, byte 1 = the sample: each counter's offset in one PRMT
+        const unsigned a = base + __byte_perm(words[j], offset, 0x5504u | (static_cast<unsigned>(k) << 4));
+        const unsigned b = base + __byte_perm(words[j], offset, 0x5504u | (static_cast<unsigned>(k + 1) << 4));
+        peak = max(peak, bump_pair(a, b));
       }
     }
-    if (peak >= 239) {
+    if (peak + 2 > column_limit) {  // a counter may now exceed column_limit
 #  pragma unroll
       for (int j = 0; j < 4; ++j) {
 #  pragma unroll
@@ -126,22 +155,24 @@ struct byte_column_counter {
   }
 
   ONCHIP_DEVICE ONCHIP_FORCEINLINE void operator()(unsigned v) const {
-    if (bump_byte(column + (v << 8)) >= 239) { spill(v); }
+    if (bump_column(column + (v << 8)) + 1 > column_limit) { spill(v); }
   }
 };
 
-/// Zeroes this block's counter columns and totals and returns its counter (a collective of byte_threads threads).
+/// Zeroes this block's counter columns and totals and returns its counter (a collective of byte_column_threads
+/// threads).
 ONCHIP_DEVICE ONCHIP_FORCEINLINE byte_column_counter start_byte_columns(unsigned char* counters,
                                                                        unsigned long long* totals) {
   const unsigned tid = threadIdx.x;
-  for (unsigned i = tid; i < 256 * byte_threads / 16; i += byte_threads) {
+  for (unsigned i = tid; i < 256 * 2 * byte_column_threads / 16; i += byte_column_threads) {
     reinterpret_cast<uint4*>(counters)[i] = make_uint4(0, 0, 0, 0);
   }
   totals[tid] = 0;
+  totals[tid + byte_column_threads] = 0;
   __syncthreads();
   const unsigned lane = tid % 32, warp = tid / 32;
   const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(counters));
-  return {base + ((lane << 2) | (warp & 3u) | ((warp >> 2) << 7)), base, totals};
+  return {base + 2 * ((lane << 1) | (warp & 1u) | ((warp >> 1) << 6)), base, totals};
 }
 
 /// The counting loop of the one-channel byte kernel: shared memory only (an instruction contract checks it).
@@ -149,7 +180,7 @@ template <class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_byte_columns(const Job& job, bool whole_grid,
                                                          const byte_column_counter& count) {
   using sample_t = job_sample_t<Job>;
-  for_each_row(
+  for_each_row<8>(
       job, whole_grid,
       [&](const vec<sample_t, 16>& items, cuda::std::size_t) { count(reinterpret_cast<const uint4&>(items)); },
       [&](sample_t v, cuda::std::size_t) { count(static_cast<unsigned>(static_cast<unsigned char>(v))); });
@@ -157,29 +188,30 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_byte_columns(const Job& job, bool wh
 
 /// The one-channel byte kernel (see the top of this file).
 template <class Counter, class Job>
-__global__ void __launch_bounds__(byte_threads)
+__global__ void __launch_bounds__(byte_column_threads, 3)
     byte_columns_kernel(Job job, bool whole_grid, unsigned long long* ignored_total) {
   using sample_t = job_sample_t<Job>;
   auto [counters, totals] = onchip::carve(byte_columns_plan{});
   count_byte_columns(job, whole_grid, start_byte_columns(counters, totals));
   __syncthreads();
-  // Thread `tid` sums value `tid` over the 256 columns (64 words, visited from a different word per lane so that
-  // the warp reads 32 banks), then bins the value once.
-  const unsigned tid = threadIdx.x;
-  const unsigned* row = reinterpret_cast<const unsigned*>(counters + tid * 256);
-  unsigned pairs = 0;  // two 16-bit sums: at most 64 * 2 * 255
-  for (unsigned j = 0; j < 64; ++j) {
-    const unsigned w = row[(j + tid) & 63u];
-    pairs += (w & 0x00ff00ffu) + ((w >> 8) & 0x00ff00ffu);
-  }
-  const unsigned long long total = totals[tid] + (pairs & 0xffffu) + (pairs >> 16);
+  // Each thread sums two values over the 128 columns (64 words each, visited from a different word per lane so
+  // that the warp reads 32 banks), then bins each value once.
   unsigned long long ignored = 0;
-  if (total != 0) {
-    const int bin = job.binners.unstaged(0)(static_cast<sample_t>(tid));
-    if (static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[1])) {
-      atomic_add<false>(job.hist[0] + bin, static_cast<Counter>(total));
-    } else {
-      ignored = total;
+  for (unsigned v = threadIdx.x; v < 256; v += byte_column_threads) {
+    const unsigned* row = reinterpret_cast<const unsigned*>(counters + v * 256);
+    unsigned sum = 0;  // at most 128 * 65535
+    for (unsigned j = 0; j < 64; ++j) {
+      const unsigned w = row[(j + v) & 63u];
+      sum += (w & 0xffffu) + (w >> 16);
+    }
+    const unsigned long long total = totals[v] + sum;
+    if (total != 0) {
+      const int bin = job.binners.unstaged(0)(static_cast<sample_t>(v));
+      if (static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[1])) {
+        atomic_add<false>(job.hist[0] + bin, static_cast<Counter>(total));
+      } else {
+        ignored += total;
+      }
     }
   }
   add_ignored(ignored, ignored_total);
@@ -194,11 +226,11 @@ __global__ void __launch_bounds__(byte_threads)
   unsigned* counters = onchip::carve(byte_replicas_plan<A>{replicas});
   for (int i = block_rank(); i < replicas * A * 256; i += block_size()) { counters[i] = 0; }
   __syncthreads();
-  unsigned* mine = counters + ((threadIdx.x / 32) % replicas) * (A * 256);
+  const int slot = static_cast<int>(threadIdx.x % 32) & (replicas - 1);
   auto count = [&](unsigned v, int c) {
-    if (c < A) { atomicAdd_block(mine + c * 256 + v, 1u); }
+    if (c < A) { atomicAdd_block(counters + (c * 256 + static_cast<int>(v)) * replicas + slot, 1u); }
   };
-  for_each_row(
+  for_each_row<4>(
       job, whole_grid,
       [&](const vec<sample_t, 16>& items, cuda::std::size_t i) {
         const uint4& w = reinterpret_cast<const uint4&>(items);
@@ -220,7 +252,7 @@ __global__ void __launch_bounds__(byte_threads)
   unsigned long long ignored = 0;
   for (int i = block_rank(); i < A * 256; i += block_size()) {
     unsigned long long total = 0;
-    for (int r = 0; r < replicas; ++r) { total += counters[r * A * 256 + i]; }
+    for (int r = 0; r < replicas; ++r) { total += counters[i * replicas + r]; }
     if (total == 0) { continue; }
     with_channel<A>(i / 256, [&](auto ch) {
       constexpr int a = decltype(ch)::value;

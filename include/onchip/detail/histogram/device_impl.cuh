@@ -91,6 +91,11 @@ struct range_binners {
 #endif
 };
 
+template <class Binners>
+inline constexpr bool is_range_binners_v = false;
+template <int Active, class Level>
+inline constexpr bool is_range_binners_v<range_binners<Active, Level>> = true;
+
 // ---------------------------------------------------------------------------------------------------------------
 // The input: rows of samples (one row for 1-D input), interleaved channels, optional weights.
 // ---------------------------------------------------------------------------------------------------------------
@@ -111,7 +116,24 @@ struct histogram_job {
   ONCHIP_HOST_DEVICE int total_bins() const { return offset[Active]; }
 };
 
+inline constexpr int smem_histogram_threads = 512;  // three blocks to an SM
+
 #if defined(__CUDACC__)
+/// Atomic add without return into the shared-window address `addr` (one RED, no generic-to-shared conversion).
+template <class C>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void shared_red(unsigned addr, C v) {
+  if constexpr (cuda::std::is_same_v<C, unsigned> || cuda::std::is_same_v<C, int>) {
+    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(addr), "r"(static_cast<unsigned>(v)) : "memory");
+  } else if constexpr (cuda::std::is_same_v<C, unsigned long long> || cuda::std::is_same_v<C, long long>) {
+    asm volatile("red.shared.add.u64 [%0], %1;" ::"r"(addr), "l"(static_cast<unsigned long long>(v)) : "memory");
+  } else if constexpr (cuda::std::is_same_v<C, float>) {
+    asm volatile("red.shared.add.f32 [%0], %1;" ::"r"(addr), "f"(v) : "memory");
+  } else {
+    static_assert(cuda::std::is_same_v<C, double>, "shared_red: unsupported counter type");
+    asm volatile("red.shared.add.f64 [%0], %1;" ::"r"(addr), "d"(v) : "memory");
+  }
+}
+
 template <class F, int... I>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void with_channel_impl(int c, F& f, cuda::std::integer_sequence<int, I...>) {
   ((c == I ? f(cuda::std::integral_constant<int, I>{}) : void()), ...);
@@ -141,8 +163,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE bool vector_is_constant(const uint4& w) {
   }
 }
 
-// Calls add(channel, bin, weight) for each sample of the job that falls in a bin (channel as an integral_constant,
-// bin within the channel); returns how many fell in none. Unweighted one-channel input takes a shortcut for
+// Calls add(channel, bin, valid, weight) for each sample of the job (channel as an integral_constant, bin within
+// the channel, valid = whether it falls in a bin; kernels add invalid samples to a spare counter so that no branch
+// is taken per sample); returns how many fell in no bin. Unweighted one-channel input takes a shortcut for
 // vectors that hold one value (degenerate data): one add of the vector's count instead of one per sample.
 template <class Job, class Staged, class Add>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long visit_samples(const Job job, const Staged binners, Add& add,
@@ -151,26 +174,29 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long visit_samples(const Job job,
   constexpr int C = Job::channels, A = Job::active;
   constexpr bool unweighted = cuda::std::is_same_v<typename Job::weight_t, no_weights>;
   constexpr int per_vector = items_per_16b<sample_t>;
+  constexpr int in_flight = sizeof(sample_t) >= 4 ? 4 : 2;  // 16-byte vectors per thread per round
   unsigned long long ignored = 0;
-  auto count = [&](auto ch, sample_t v, auto weight) {
+  // Counts one sample (or `weight` equal unweighted samples); returns 1 (or `weight`) if it fell in no bin.
+  auto count = [&](auto ch, sample_t v, auto weight) -> unsigned {
     constexpr int a = decltype(ch)::value;
     const int bin = binners[a](v);
-    if (static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[a + 1] - job.offset[a])) {
-      add(ch, bin, weight);
-    } else {
-      ignored += unweighted ? static_cast<unsigned long long>(weight) : 1ull;
-    }
+    const bool valid = static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[a + 1] - job.offset[a]);
+    add(ch, bin, valid, weight);
+    return valid ? 0u : (unweighted ? static_cast<unsigned>(weight) : 1u);
   };
-  auto visit = [&](sample_t v, cuda::std::size_t i, cuda::std::size_t row) {
+  auto visit = [&](sample_t v, cuda::std::size_t i, cuda::std::size_t row) -> unsigned {
     const int c = C == 1 ? 0 : static_cast<int>(i % C);
-    if (c >= A) { return; }
-    with_channel<A>(c, [&](auto ch) {
-      if constexpr (unweighted) {
-        count(ch, v, 1u);
-      } else {
-        count(ch, v, job.weights[row * job.row_samples + i]);
-      }
-    });
+    unsigned missed = 0;
+    if (c < A) {
+      with_channel<A>(c, [&](auto ch) {
+        if constexpr (unweighted) {
+          missed = count(ch, v, 1u);
+        } else {
+          missed = count(ch, v, job.weights[row * job.row_samples + i]);
+        }
+      });
+    }
+    return missed;
   };
   auto row_ptr = [&](cuda::std::size_t r) {
     return reinterpret_cast<const sample_t*>(reinterpret_cast<const unsigned char*>(job.samples) + r * job.row_stride);
@@ -179,23 +205,25 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long visit_samples(const Job job,
     return [&, r](const vec<sample_t, (per_vector > 0 ? per_vector : 1)>& items, cuda::std::size_t i) {
       if constexpr (unweighted && C == 1 && per_vector > 1) {
         if (vector_is_constant<sample_t>(reinterpret_cast<const uint4&>(items))) {
-          count(cuda::std::integral_constant<int, 0>{}, items[0], static_cast<unsigned>(per_vector));
+          ignored += count(cuda::std::integral_constant<int, 0>{}, items[0], static_cast<unsigned>(per_vector));
           return;
         }
       }
+      unsigned missed = 0;
 #  pragma unroll
-      for (int k = 0; k < (per_vector > 0 ? per_vector : 1); ++k) { visit(items[k], i + k, r); }
+      for (int k = 0; k < (per_vector > 0 ? per_vector : 1); ++k) { missed += visit(items[k], i + k, r); }
+      ignored += missed;
     };
   };
   if (whole_grid) {  // long rows: the whole grid on each row
     for (cuda::std::size_t r = 0; r < job.rows; ++r) {
-      onchip::grid_for_each_vec<2>(row_ptr(r), job.row_samples, on_vector_of(r),
-                                   [&](sample_t v, cuda::std::size_t i) { visit(v, i, r); });
+      onchip::grid_for_each_vec<in_flight>(row_ptr(r), job.row_samples, on_vector_of(r),
+                                   [&](sample_t v, cuda::std::size_t i) { ignored += visit(v, i, r); });
     }
   } else {  // many short rows: one block per row
     for (cuda::std::size_t r = blockIdx.x; r < job.rows; r += gridDim.x) {
-      onchip::block_for_each_vec<2>(row_ptr(r), job.row_samples, on_vector_of(r),
-                                    [&](sample_t v, cuda::std::size_t i) { visit(v, i, r); });
+      onchip::block_for_each_vec<in_flight>(row_ptr(r), job.row_samples, on_vector_of(r),
+                                    [&](sample_t v, cuda::std::size_t i) { ignored += visit(v, i, r); });
     }
   }
   return ignored;
@@ -222,39 +250,59 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void add_to_output(const Job& job, int b, Sum s
 template <class SmemCounter, class Job>
 struct kernel_plan {
   Job job;
-  int replicas;
+  int replicas;  // interleaved copies, lane l on copy l % replicas
   ONCHIP_HOST_DEVICE auto operator()(carver& c) const {
     auto staging = job.binners.take(c);
+    // replicas copies of the bins, then one spare counter per replica for samples in no bin
     auto counters = c.take<smem_word_t<SmemCounter>>(static_cast<cuda::std::size_t>(replicas) *
-                                                     smem_words<SmemCounter>(job.total_bins()));
+                                                     (smem_words<SmemCounter>(job.total_bins()) + 1));
     return cuda::std::tuple{staging, counters.data()};
   }
 };
 
 #if defined(__CUDACC__)
-// The shared-memory path: privatized replicas, then one atomic per non-zero bin per block. SmemCounter is the
-// job's Counter, or uint16_t packed two per word (bins beyond 32-bit shared counters; carries go straight to the
-// output).
+// The shared-memory path: privatized replicas, then one atomic per non-zero bin per block. With 32-bit counters
+// (SmemCounter = Counter) the `replicas` copies (a power of two up to 32) are interleaved: bin b of replica r is
+// word b * replicas + r and lane l uses replica l % replicas, so with 32 replicas every lane of a warp owns a bank
+// and no two lanes ever add to one word (none of the serialization of skewed data, none of the bank conflicts of
+// uniform data). SmemCounter = uint16_t packs two counters per word in one copy (bins beyond 32-bit shared
+// counters; carries go straight to the output).
 template <class Counter, class SmemCounter, int Threads, class Job>
-__global__ void __launch_bounds__(Threads)
+__global__ void __launch_bounds__(Threads, Threads == smem_histogram_threads ? 2 : 1)
     smem_histogram_kernel(Job job, int replicas, bool whole_grid, unsigned long long* ignored_total) {
-  auto [staging, counters] = onchip::carve(kernel_plan<SmemCounter, Job>{job, replicas});
+  auto [staging, carved] = onchip::carve(kernel_plan<SmemCounter, Job>{job, replicas});
+  smem_word_t<SmemCounter>* const counters = carved;  // a variable the lambdas below can capture (C++17)
   const int bins = job.total_bins();
   const int stride = smem_words<SmemCounter>(bins);
-  for (int i = threadIdx.x; i < replicas * stride; i += Threads) { counters[i] = smem_word_t<SmemCounter>(0); }
+  for (int i = threadIdx.x; i < replicas * (stride + 1); i += Threads) { counters[i] = smem_word_t<SmemCounter>(0); }
   const auto binners = job.binners.stage(staging);  // synchronizes the block
   __syncthreads();
-  smem_word_t<SmemCounter>* mine = counters + ((threadIdx.x / 32) % replicas) * stride;
+  const unsigned slot = (threadIdx.x % 32) & static_cast<unsigned>(replicas - 1);
+  // This lane's spare counter, then the stride of one bin, as shared-window byte addresses.
+  const unsigned spare = static_cast<unsigned>(__cvta_generic_to_shared(counters + replicas * stride + slot));
+  const unsigned bin_bytes = static_cast<unsigned>(replicas * sizeof(smem_word_t<SmemCounter>));
+  const unsigned first = spare - static_cast<unsigned>(replicas * stride) * sizeof(smem_word_t<SmemCounter>);
   unsigned* carry = nullptr;
   if constexpr (is_packed16_v<SmemCounter>) { carry = reinterpret_cast<unsigned*>(job.hist[0]); }
-  auto add = [&](auto ch, int bin, auto weight) {
-    smem_add<SmemCounter>(mine, job.offset[decltype(ch)::value] + bin, weight, carry, bins);
+  auto add = [&](auto ch, int bin, bool valid, auto weight) {
+    const int b = job.offset[decltype(ch)::value] + bin;
+    if constexpr (is_packed16_v<SmemCounter>) {
+      if (valid) { smem_add<SmemCounter>(counters, b, weight, carry, bins); }
+    } else {  // no branch: samples in no bin go to the spare counter
+      shared_red(valid ? first + static_cast<unsigned>(b) * bin_bytes : spare, static_cast<Counter>(weight));
+    }
   };
   add_ignored(visit_samples(job, binners, add, whole_grid), ignored_total);
   __syncthreads();
   for (int b = threadIdx.x; b < bins; b += Threads) {
-    const auto sum = merged<SmemCounter>(counters, b, replicas, stride);
-    if (sum != 0) { add_to_output<Counter>(job, b, sum); }
+    if constexpr (is_packed16_v<SmemCounter>) {
+      const auto sum = merged<SmemCounter>(counters, b, 1, stride);
+      if (sum != 0) { add_to_output<Counter>(job, b, sum); }
+    } else {
+      Counter sum = 0;
+      for (int r = 0; r < replicas; ++r) { sum += counters[b * replicas + r]; }
+      if (sum != Counter(0)) { add_to_output<Counter>(job, b, sum); }
+    }
   }
 }
 
@@ -265,8 +313,8 @@ __global__ void __launch_bounds__(256) global_histogram_kernel(Job job, bool who
   auto [staging, unused] = onchip::carve(kernel_plan<Counter, Job>{job, 0});
   static_cast<void>(unused);
   const auto binners = job.binners.stage(staging);
-  auto add = [&](auto ch, int bin, auto weight) {
-    atomic_add<false>(job.hist[decltype(ch)::value] + bin, static_cast<Counter>(weight));
+  auto add = [&](auto ch, int bin, bool valid, auto weight) {
+    if (valid) { atomic_add<false>(job.hist[decltype(ch)::value] + bin, static_cast<Counter>(weight)); }
   };
   add_ignored(visit_samples(job, binners, add, whole_grid), ignored_total);
 }
@@ -314,7 +362,10 @@ struct launch_shape {
   bool shared;  // shared-memory path (else global atomics)
 };
 
-inline constexpr int histogram_threads = 256;
+#ifndef ONCHIP_DETAIL_BYTE_KERNELS
+#  define ONCHIP_DETAIL_BYTE_KERNELS 1  // 0 sends bytes down the general path (for benchmarks comparing the two)
+#endif
+inline constexpr int histogram_threads = 256;  // global and segmented kernels
 
 // Zeroes the outputs unless accumulating.
 template <int Active, class Counter>
@@ -368,30 +419,29 @@ cudaError_t launch_job(const Job& job, cuda::std::size_t samples_total, cudaStre
     return cuda_call(cudaGetLastError(), who);
   };
   cudaError_t launched = cudaSuccess;
-  if constexpr (byte_job_v<Job>) {  // count byte values, bin them once per block
+  if constexpr (byte_job_v<Job> && ONCHIP_DETAIL_BYTE_KERNELS) {  // count byte values, bin them once per block
     if constexpr (Job::channels == 1) {
-      launched = launch(byte_columns_kernel<Counter, Job>, byte_threads, smem_bytes(byte_columns_plan{}),
+      launched = launch(byte_columns_kernel<Counter, Job>, byte_column_threads, smem_bytes(byte_columns_plan{}),
                         "byte histogram kernel");
     } else {
-      int replicas = byte_threads / 32;
-      while (replicas > 1 && smem_bytes(byte_replicas_plan<Job::active>{replicas}) > 48 * 1024) { replicas /= 2; }
+      int replicas = 32;
+      while (replicas > 1 && smem_bytes(byte_replicas_plan<Job::active>{replicas}) > 72 * 1024) { replicas /= 2; }
       launched = launch(byte_replicas_kernel<Counter, Job>, byte_threads,
                         smem_bytes(byte_replicas_plan<Job::active>{replicas}), "byte histogram kernel", replicas);
     }
   } else {
-    // Shared-memory path while one replica (plus staged levels) fits the opt-in limit; replicas while they fit
-    // 48 KiB (so that several blocks share an SM). Beyond that, one-channel unweighted 32-bit counts keep 16-bit
-    // counters in shared memory (carrying into the output), 512 threads to a block; else global atomics.
+    // Shared-memory path while one replica (plus staged levels) fits the opt-in limit, with as many interleaved
+    // replicas as keep three blocks on an SM. Beyond that, one-channel unweighted 32-bit counts keep 16-bit
+    // counters in shared memory (carrying into the output), one block per SM; else global atomics.
     const auto fits = [&](cuda::std::size_t bytes) { return bytes + 1024 <= static_cast<cuda::std::size_t>(optin); };
     constexpr bool packable = Job::active == 1 && cuda::std::is_same_v<typename Job::weight_t, no_weights> &&
                               (cuda::std::is_same_v<Counter, unsigned> || cuda::std::is_same_v<Counter, int>);
     bool done = false;
     if (fits(smem_bytes(kernel_plan<Counter, Job>{job, 1}))) {
-      int replicas = 1;
-      while (replicas * 2 <= threads / 32 && smem_bytes(kernel_plan<Counter, Job>{job, replicas * 2}) <= 48 * 1024) {
-        replicas *= 2;
-      }
-      launched = launch(smem_histogram_kernel<Counter, Counter, histogram_threads, Job>, threads,
+      // As many interleaved replicas (up to one per lane) as keep three blocks on an SM.
+      int replicas = 32;
+      while (replicas > 1 && smem_bytes(kernel_plan<Counter, Job>{job, replicas}) > 72 * 1024) { replicas /= 2; }
+      launched = launch(smem_histogram_kernel<Counter, Counter, smem_histogram_threads, Job>, smem_histogram_threads,
                         smem_bytes(kernel_plan<Counter, Job>{job, replicas}), "shared-memory histogram kernel",
                         replicas);
       done = true;
@@ -399,7 +449,12 @@ cudaError_t launch_job(const Job& job, cuda::std::size_t samples_total, cudaStre
     if constexpr (packable) {
       using packed_t = cuda::std::uint16_t;
       if (!done && fits(smem_bytes(kernel_plan<packed_t, Job>{job, 1}))) {
-        launched = launch(smem_histogram_kernel<Counter, packed_t, 512, Job>, 512,
+        // 1024 threads hide the latency of the returning atomics where registers allow (range binners and 8-byte
+        // samples need more)
+        constexpr int packed_threads = is_range_binners_v<typename Job::binners_t> ? 256
+                                       : sizeof(job_sample_t<Job>) <= 4           ? 1024
+                                                                                  : 512;
+        launched = launch(smem_histogram_kernel<Counter, packed_t, packed_threads, Job>, packed_threads,
                           smem_bytes(kernel_plan<packed_t, Job>{job, 1}), "shared-memory histogram kernel", 1);
         done = true;
       }
@@ -479,6 +534,7 @@ struct job_of : histogram_job<Channels, Active, Sample, Weight, Binners, Counter
   static constexpr int channels = Channels;
   static constexpr int active = Active;
   using weight_t = Weight;
+  using binners_t = Binners;
 };
 
 }  // namespace onchip::detail
