@@ -24,6 +24,11 @@ namespace onchip {
 // Binning: callables `int(Sample)` returning the bin, or a negative value for samples to ignore.
 // ---------------------------------------------------------------------------------------------------------------
 
+namespace detail {
+template <class Level>
+struct narrow_even;
+}  // namespace detail
+
 /**
  * @brief `num_bins` equal-width bins over `[lower, upper)`; samples outside, and NaN, are ignored.
  *
@@ -34,11 +39,6 @@ namespace onchip {
  * @tparam Level  type of the bounds, independent of the sample type (int levels for u8 or int8 samples, float
  *                levels for __half samples, ...)
  */
-namespace detail {
-template <class Level>
-struct narrow_even;
-}  // namespace detail
-
 template <class Level>
 class bin_even {
   static_assert(cuda::std::is_arithmetic_v<Level>, "onchip::bin_even<Level>: Level must be an arithmetic type");
@@ -155,6 +155,7 @@ class block_histogram {
   /**
    * @brief Takes its storage from `smem` (uninitialized: call reset() before adding). Host and device, so plans
    * can create it; on the host (a measuring carver) it only counts bytes.
+   * @param smem           the carver of the kernel's shared memory
    * @param block_threads  threads of the block that will use it (decides the replicas)
    * @param carry_target   uint16_t counters only (required there): the 32-bit histogram you will flush into; a
    *                       counter passing 65535 adds 65536 there at once, so no count is lost
@@ -206,8 +207,15 @@ struct histogram_options {
 
 /**
  * @brief Histogram of `n` samples in `num_bins` even bins over `[lower, upper)`.
- * @param samples  device pointer, any alignment of its type
- * @param hist     device pointer to `num_bins` counters (unsigned, int, unsigned long long, long long, float, double)
+ * @param samples   device pointer, any alignment of its type
+ * @param n         number of samples (0 is valid: the output is zeroed unless accumulating)
+ * @param hist      device pointer to `num_bins` counters (unsigned, int, unsigned long long, long long, float, double)
+ * @param num_bins  number of bins, 1 to 2^30
+ * @param lower     lowest value counted (inclusive)
+ * @param upper     end of the counted range (exclusive); must be above `lower`
+ * @param stream    stream the work is ordered on
+ * @param options   accumulate instead of overwrite, and where to count ignored samples
+ * @return cudaSuccess, or cudaErrorInvalidValue with last_error_message() for bad arguments (nothing launched)
  */
 template <class Sample, class Counter, class Level>
 cudaError_t histogram_even(const Sample* samples, cuda::std::size_t n, Counter* hist, int num_bins, Level lower,
@@ -274,7 +282,15 @@ cudaError_t weighted_histogram_range(const Sample* samples, const Weight* weight
 /**
  * @brief One even histogram per segment, in one launch: segment `s` is `samples[segment_offsets[s],
  * segment_offsets[s + 1])` and its histogram `hist[s * num_bins, (s + 1) * num_bins)`. Empty segments get zeros.
+ * @param samples          device pointer to the samples of every segment
  * @param segment_offsets  device pointer to `num_segments + 1` non-decreasing offsets
+ * @param num_segments     number of segments
+ * @param hist             device pointer to `num_segments * num_bins` counters
+ * @param num_bins         bins per segment
+ * @param lower            lowest value counted (inclusive)
+ * @param upper            end of the counted range (exclusive)
+ * @param stream           stream the work is ordered on
+ * @param options          accumulate instead of overwrite, and where to count ignored samples
  */
 template <class Sample, class Counter, class Level, class Offset>
 cudaError_t segmented_histogram_even(const Sample* samples, const Offset* segment_offsets, int num_segments,

@@ -291,6 +291,9 @@ cudaError_t prepare_dynamic_smem(Kernel* kernel, cuda::std::size_t bytes);
  * memory (CUDA's occupancy calculator). Like CUDA's, it counts 0 blocks when `bytes` exceeds the kernel's current
  * dynamic limit: call prepare_dynamic_smem first for sizes above 48 KB.
  * @param[out] blocks  the block count; 0 on error
+ * @param kernel         the kernel (a __global__ function)
+ * @param block_threads  threads per block of the launch
+ * @param bytes          dynamic shared memory per block of the launch
  */
 template <class Kernel>
 cudaError_t blocks_per_sm(int* blocks, Kernel* kernel, int block_threads, cuda::std::size_t bytes);
@@ -302,6 +305,11 @@ cudaError_t blocks_per_sm(int* blocks, Kernel* kernel, int block_threads, cuda::
  * the device maximum (as prepare_dynamic_smem does), because CUDA's occupancy calculator treats sizes above the
  * current limit as unlaunchable.
  * @param[out] extent  the extent found; 0 on error
+ * @param make_plan            callable taking an extent and returning a plan
+ * @param kernel               the kernel (a __global__ function)
+ * @param block_threads        threads per block of the launch
+ * @param target_blocks_per_sm resident blocks per SM to keep
+ * @param max_extent           the largest extent tried
  * @return cudaErrorInvalidValue (with a message) when even `make_plan(0)` does not fit
  */
 template <class MakePlan, class Kernel>

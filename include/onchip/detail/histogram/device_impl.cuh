@@ -308,7 +308,7 @@ __global__ void __launch_bounds__(Threads, Threads == smem_histogram_threads ? 2
 
 // Bin counts beyond shared memory: atomics straight into the output, no temporary memory at all.
 template <class Counter, class Job>
-__global__ void __launch_bounds__(256) global_histogram_kernel(Job job, bool whole_grid,
+__global__ void __launch_bounds__(256, 1) global_histogram_kernel(Job job, bool whole_grid,
                                                                unsigned long long* ignored_total) {
   auto [staging, unused] = onchip::carve(kernel_plan<Counter, Job>{job, 0});
   static_cast<void>(unused);

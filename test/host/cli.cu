@@ -1,0 +1,157 @@
+// onchip-hist on the host: argument parsing, statistics and output formats (tools/onchip_hist/cli.hpp), and the
+// program's answers to bad input, which come before it looks for a GPU. The demo run checks the GPU case when
+// there is one and the "no CUDA device" message when there is none.
+#include <onchip_hist/cli.hpp>
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support/onchip_test.hpp"
+
+namespace {
+
+onchip_hist::parsed parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "onchip-hist");
+  return onchip_hist::parse(static_cast<int>(args.size()), args.data());
+}
+
+std::pair<int, std::string> hist(const std::string& args) {
+  const auto [status, output] = onchip_test::run_capture(std::string("\"") + ONCHIP_HIST + "\" " + args);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+std::string temp_file(const std::string& name, const std::string& bytes) {
+  const std::string path = std::string(ONCHIP_TEST_TMP) + "/" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("onchip-hist arguments: defaults, types, ranges, channels, formats") {
+  auto p = parse({"data.raw"});
+  REQUIRE(p.error.empty());
+  CHECK(p.opts.type == onchip_hist::sample_type::u8);
+  CHECK(p.opts.bins == 256);
+  CHECK(p.opts.lower == 0);
+  CHECK(p.opts.upper == 256);
+  CHECK(p.opts.inputs == std::vector<std::string>{"data.raw"});
+
+  p = parse({"-t", "i16", "x"});
+  REQUIRE(p.error.empty());
+  CHECK(p.opts.lower == -32768);
+  CHECK(p.opts.upper == 32768);
+
+  p = parse({"--type", "f32", "--bins", "100", "--range", "0", "1.5", "--format", "json", "a", "b"});
+  REQUIRE(p.error.empty());
+  CHECK(p.opts.bins == 100);
+  CHECK(p.opts.upper == 1.5);
+  CHECK(p.opts.format == onchip_hist::output_format::json);
+  CHECK(p.opts.inputs.size() == 2);
+
+  p = parse({"--channels", "4", "--active", "3", "rgba"});
+  REQUIRE(p.error.empty());
+  CHECK(p.opts.channels == 4);
+  CHECK(p.opts.active == 3);
+  CHECK(parse({"--channels", "3", "x"}).opts.active == 3);  // all channels by default
+
+  p = parse({});  // the demo: f32, 64 bins over [-4, 4)
+  REQUIRE(p.error.empty());
+  CHECK(p.opts.type == onchip_hist::sample_type::f32);
+  CHECK(p.opts.bins == 64);
+  CHECK(p.opts.lower == -4);
+  CHECK(p.opts.upper == 4);
+  CHECK(parse({"--chunk-mb", "2", "-"}).opts.chunk_bytes == 2u << 20);
+}
+
+TEST_CASE("onchip-hist arguments: every mistake is a sentence") {
+  CHECK(parse({"-t", "u12", "x"}).error == "unknown sample type 'u12' (u8 i8 u16 i16 u32 i32 u64 i64 f32 f64)");
+  CHECK(parse({"-b", "0", "x"}).error.find("bin count from 1 to 2^30") != std::string::npos);
+  CHECK(parse({"-r", "5", "1", "x"}).error == "bad range [5, 1): LO must be below HI");
+  CHECK(parse({"-r", "a", "1", "x"}).error.find("must be numbers") != std::string::npos);
+  CHECK(parse({"-r", "nan", "1", "x"}).error.find("must be numbers") != std::string::npos);
+  CHECK(parse({"-r", "1"}).error == "-r needs two numbers: LO HI");
+  CHECK(parse({"-t", "f32", "x"}).error == "--range LO HI (or --levels) is needed for f32 samples");
+  CHECK(parse({"-t", "i32", "-r", "0.5", "9", "x"}).error == "the range of i32 samples must be whole numbers");
+  CHECK(parse({"--channels", "2", "--active", "3", "x"}).error == "--active must not exceed --channels");
+  CHECK(parse({"--channels", "5", "x"}).error == "--channels needs a number from 1 to 4");
+  CHECK(parse({"-r", "0", "1", "-l", "levels", "x"}).error == "give --range or --levels, not both");
+  CHECK(parse({"--bogus"}).error == "unknown option '--bogus' (see --help)");
+  CHECK(parse({"-f", "xml", "x"}).error == "unknown format 'xml' (table, csv or json)");
+  CHECK(parse({"-", "-"}).error == "standard input ('-') can be read once");
+  CHECK(parse({"-t", "f32", "-w", "w.bin"}).error == "--weights needs input files");
+  CHECK(parse({"-t", "u16", "-w", "w.bin", "x"}).error == "--weights works with f32 and f64 samples");
+  CHECK(parse({"-t", "u16", "--channels", "2", "x"}).error ==
+        "--channels works with u8 samples (RGBA and other interleaved bytes)");
+}
+
+TEST_CASE("onchip-hist statistics: totals, ignored, entropy, min and max bins") {
+  const auto s = onchip_hist::summarize({4, 0, 4, 8}, 3);
+  CHECK(s.total == 16);
+  CHECK(s.ignored == 3);
+  CHECK(s.entropy_bits == doctest::Approx(1.5));  // p = 1/4, 0, 1/4, 1/2
+  CHECK(s.min_bin == 1);
+  CHECK(s.max_bin == 3);
+  CHECK(onchip_hist::summarize({0, 0}, 0).entropy_bits == 0);
+  CHECK(onchip_hist::summarize({7}, 0).entropy_bits == 0);
+}
+
+TEST_CASE("onchip-hist output: CSV, JSON, table and bar chart") {
+  onchip_hist::channel_result ch;
+  ch.edges = {0, 0.5, 1};
+  ch.counts = {3, 1};
+  ch.ignored = 2;
+  onchip_hist::run_info run{"f32", "a.bin", 16, 0.5, false};
+  CHECK(onchip_hist::format_csv({ch}) == "channel,bin,from,to,count\n0,0,0,0.5,3\n0,1,0.5,1,1\n");
+  CHECK(onchip_hist::format_json({ch}, run) ==
+        "{\"type\":\"f32\",\"source\":\"a.bin\",\"bytes\":16,\"seconds\":0.5,\"weighted\":false,\"channels\":[{"
+        "\"channel\":0,\"edges\":[0,0.5,1],\"counts\":[3,1],\"total\":4,\"ignored\":2,\"entropy_bits\":0.811278,"
+        "\"min_bin\":1,\"max_bin\":0}]}\n");
+  const std::string table = onchip_hist::format_table({ch}, run, true);
+  CHECK(table.find("count 4, ignored 2, entropy 0.8113 bits, min bin 1 (1), max bin 0 (3)") != std::string::npos);
+  CHECK(table.find("f32 samples from a.bin; 16 bytes in 0.500 s: 0.00 GB/s") != std::string::npos);
+  CHECK(onchip_hist::bar(1.0, 4) == "\u2588\u2588\u2588\u2588");
+  CHECK(onchip_hist::bar(0.5, 4) == "\u2588\u2588");
+  CHECK(onchip_hist::bar(1.0 / 32, 4) == "\u258f");  // one eighth of a cell
+  CHECK(onchip_hist::bar(0, 4).empty());
+  CHECK(onchip_hist::json_string("a\"b\\c\n") == "\"a\\\"b\\\\c\\u000a\"");
+}
+
+TEST_CASE("onchip-hist answers bad input with a message and a non-zero exit, before touching a GPU") {
+  auto [code, out] = hist("-t u16 /nonexistent/file.raw");
+  CHECK(code == 1);
+  CHECK(out.find("onchip-hist: cannot open input file '/nonexistent/file.raw': No such file or directory") !=
+        std::string::npos);
+  const std::string odd = temp_file("odd.raw", "abc");  // 3 bytes of u16
+  std::tie(code, out) = hist("-t u16 " + odd);
+  CHECK(code == 1);
+  CHECK(out.find("has 3 bytes, not a multiple of 2") != std::string::npos);
+  std::tie(code, out) = hist("-r 3 1 " + odd);
+  CHECK(code == 2);
+  CHECK(out.find("onchip-hist: bad range [3, 1): LO must be below HI") != std::string::npos);
+  CHECK(out.find("usage: onchip-hist") != std::string::npos);
+  const std::string levels = temp_file("levels.txt", "0 1 0.5\n");
+  std::tie(code, out) = hist("-t u8 -l " + levels + " " + odd);
+  CHECK(code == 1);
+  CHECK(out.find("levels must increase, but 0.5 follows 1") != std::string::npos);
+  std::tie(code, out) = hist("--help");
+  CHECK(code == 0);
+  CHECK(out.find("usage: onchip-hist") != std::string::npos);
+}
+
+TEST_CASE("onchip-hist's first command: the demo on a GPU, a clear message without one") {
+  const auto [code, out] = hist("--format csv --no-progress");
+  if (onchip_test::gpu_available()) {
+    CHECK(code == 0);
+    CHECK(out.find("channel,bin,from,to,count\n0,0,-4,-3.875,") != std::string::npos);
+    CHECK(out.find("0,63,3.875,4,") != std::string::npos);
+  } else {
+    CHECK(code == 1);
+    CHECK(out.find("onchip-hist: no CUDA device found") != std::string::npos);
+  }
+}

@@ -1,0 +1,358 @@
+// onchip-hist's host side: argument parsing, summary statistics and output formatting (table with a terminal bar
+// chart, CSV, JSON). Plain C++17 without CUDA, so that CI tests it on machines without a GPU.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace onchip_hist {
+
+enum class sample_type { u8, i8, u16, i16, u32, i32, u64, i64, f32, f64 };
+enum class output_format { table, csv, json };
+
+struct type_info {
+  sample_type type;
+  const char* name;
+  std::size_t bytes;
+  bool integral;
+  double min, max_plus_one;  // default range for 8- and 16-bit integers
+};
+
+inline const std::vector<type_info>& types() {
+  static const std::vector<type_info> all = {
+      {sample_type::u8, "u8", 1, true, 0, 256},           {sample_type::i8, "i8", 1, true, -128, 128},
+      {sample_type::u16, "u16", 2, true, 0, 65536},       {sample_type::i16, "i16", 2, true, -32768, 32768},
+      {sample_type::u32, "u32", 4, true, 0, 0},           {sample_type::i32, "i32", 4, true, 0, 0},
+      {sample_type::u64, "u64", 8, true, 0, 0},           {sample_type::i64, "i64", 8, true, 0, 0},
+      {sample_type::f32, "f32", 4, false, 0, 0},          {sample_type::f64, "f64", 8, false, 0, 0}};
+  return all;
+}
+
+inline const type_info& info(sample_type t) {
+  for (const auto& i : types()) {
+    if (i.type == t) { return i; }
+  }
+  return types().front();
+}
+
+struct options {
+  std::vector<std::string> inputs;  // none: the built-in demo data set; "-": standard input
+  sample_type type = sample_type::u8;
+  bool type_given = false;
+  int bins = 0;  // 0: the default for the type
+  bool range_given = false;
+  double lower = 0, upper = 0;
+  std::string levels_file;
+  int channels = 1, active = 1;
+  std::string weights_file;
+  output_format format = output_format::table;
+  bool chart = true;
+  int progress = -1;  // -1: when standard error is a terminal
+  std::size_t chunk_bytes = std::size_t{64} << 20;
+  bool help = false;
+};
+
+inline const char* usage() {
+  return "usage: onchip-hist [options] [FILE...]     (FILE '-' reads standard input; no FILE: a built-in demo)\n"
+         "  -t, --type T          sample type: u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 (default u8; demo f32)\n"
+         "  -b, --bins N          number of bins (default 256; demo 64)\n"
+         "  -r, --range LO HI     bins evenly over [LO, HI) (default: the whole type for 8/16-bit integers)\n"
+         "  -l, --levels FILE     bins between sorted levels (text: one number per line)\n"
+         "      --channels C      C interleaved u8 channels per pixel (1..4, default 1)\n"
+         "      --active A        histogram the first A channels (default C)\n"
+         "  -w, --weights FILE    f32 weights, one per f32/f64 sample (binary, same count as the samples)\n"
+         "  -f, --format F        table (default, with a bar chart), csv or json\n"
+         "      --no-chart        table without the bar chart\n"
+         "      --progress / --no-progress   progress bar on standard error (default: when it is a terminal)\n"
+         "      --chunk-mb M      read in chunks of M MiB through pinned buffers (default 64)\n"
+         "  -h, --help            this text\n";
+}
+
+struct parsed {
+  options opts;
+  std::string error;  // empty when the arguments are valid
+};
+
+inline bool parse_number(const std::string& text, double& out) {
+  if (text.empty()) { return false; }
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return end != nullptr && *end == '\0' && !std::isnan(out);
+}
+
+inline bool parse_int(const std::string& text, long long& out) {
+  if (text.empty()) { return false; }
+  char* end = nullptr;
+  out = std::strtoll(text.c_str(), &end, 10);
+  return end != nullptr && *end == '\0';
+}
+
+/// Parses the command line; every error is a sentence for the user.
+inline parsed parse(int argc, const char* const* argv) {
+  parsed p;
+  options& o = p.opts;
+  bool active_given = false;
+  auto fail = [&](const std::string& why) {
+    p.error = why;
+    return p;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= argc) { return false; }
+      out = argv[++i];
+      return true;
+    };
+    std::string v, w;
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (a == "-t" || a == "--type") {
+      if (!value(v)) { return fail(a + " needs a sample type (u8 i8 u16 i16 u32 i32 u64 i64 f32 f64)"); }
+      bool found = false;
+      for (const auto& t : types()) {
+        if (v == t.name) {
+          o.type = t.type;
+          found = true;
+        }
+      }
+      if (!found) { return fail("unknown sample type '" + v + "' (u8 i8 u16 i16 u32 i32 u64 i64 f32 f64)"); }
+      o.type_given = true;
+    } else if (a == "-b" || a == "--bins") {
+      long long n = 0;
+      if (!value(v) || !parse_int(v, n) || n < 1 || n > (1 << 30)) {
+        return fail(a + " needs a bin count from 1 to 2^30, got '" + v + "'");
+      }
+      o.bins = static_cast<int>(n);
+    } else if (a == "-r" || a == "--range") {
+      if (!value(v) || !value(w)) { return fail(a + " needs two numbers: LO HI"); }
+      if (!parse_number(v, o.lower) || !parse_number(w, o.upper)) {
+        return fail("bad range '" + v + " " + w + "': LO and HI must be numbers");
+      }
+      if (!(o.lower < o.upper)) { return fail("bad range [" + v + ", " + w + "): LO must be below HI"); }
+      o.range_given = true;
+    } else if (a == "-l" || a == "--levels") {
+      if (!value(o.levels_file)) { return fail(a + " needs a file of levels"); }
+    } else if (a == "--channels" || a == "--active") {
+      long long n = 0;
+      if (!value(v) || !parse_int(v, n) || n < 1 || n > 4) { return fail(a + " needs a number from 1 to 4"); }
+      (a == "--channels" ? o.channels : o.active) = static_cast<int>(n);
+      active_given = active_given || a == "--active";
+    } else if (a == "-w" || a == "--weights") {
+      if (!value(o.weights_file)) { return fail(a + " needs a file of f32 weights"); }
+    } else if (a == "-f" || a == "--format") {
+      if (!value(v)) { return fail(a + " needs table, csv or json"); }
+      if (v == "table") {
+        o.format = output_format::table;
+      } else if (v == "csv") {
+        o.format = output_format::csv;
+      } else if (v == "json") {
+        o.format = output_format::json;
+      } else {
+        return fail("unknown format '" + v + "' (table, csv or json)");
+      }
+    } else if (a == "--no-chart") {
+      o.chart = false;
+    } else if (a == "--progress" || a == "--no-progress") {
+      o.progress = a == "--progress" ? 1 : 0;
+    } else if (a == "--chunk-mb") {
+      long long n = 0;
+      if (!value(v) || !parse_int(v, n) || n < 1 || n > 4096) { return fail(a + " needs a size from 1 to 4096 MiB"); }
+      o.chunk_bytes = static_cast<std::size_t>(n) << 20;
+    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
+      return fail("unknown option '" + a + "' (see --help)");
+    } else {
+      o.inputs.push_back(a);
+    }
+  }
+  if (o.help) { return p; }
+  if (!active_given) { o.active = o.channels; }
+  if (o.active > o.channels) { return fail("--active must not exceed --channels"); }
+  if (o.range_given && !o.levels_file.empty()) { return fail("give --range or --levels, not both"); }
+  if (!o.weights_file.empty() && o.channels != 1) { return fail("--weights works with one channel only"); }
+  if (!o.weights_file.empty() && o.type != sample_type::f32 && o.type != sample_type::f64) {
+    return fail("--weights works with f32 and f64 samples");
+  }
+  if (o.channels > 1 && o.type != sample_type::u8) {
+    return fail("--channels works with u8 samples (RGBA and other interleaved bytes)");
+  }
+  if (o.channels > 1 && !o.levels_file.empty()) { return fail("--levels works with one channel only"); }
+  if (o.inputs.empty()) {  // the demo: f32 unless a type was given
+    if (!o.type_given) { o.type = sample_type::f32; }
+    if (!info(o.type).integral && !o.range_given && o.levels_file.empty()) {
+      o.lower = -4;
+      o.upper = 4;
+      o.range_given = true;
+    }
+    if (o.bins == 0) { o.bins = 64; }
+    if (!o.weights_file.empty()) { return fail("--weights needs input files"); }
+  }
+  const type_info& t = info(o.type);
+  if (!o.range_given && o.levels_file.empty()) {
+    if (t.max_plus_one == 0) {
+      return fail(std::string("--range LO HI (or --levels) is needed for ") + t.name + " samples");
+    }
+    o.lower = t.min;
+    o.upper = t.max_plus_one;
+    o.range_given = true;
+  }
+  if (o.bins == 0) { o.bins = 256; }
+  if (t.integral && o.range_given && (o.lower != std::floor(o.lower) || o.upper != std::floor(o.upper))) {
+    return fail(std::string("the range of ") + t.name + " samples must be whole numbers");
+  }
+  if (std::count(o.inputs.begin(), o.inputs.end(), std::string("-")) > 1) {
+    return fail("standard input ('-') can be read once");
+  }
+  return p;
+}
+
+/// Summary statistics of one histogram.
+struct summary {
+  double total = 0;         // counted (weights summed when weighted)
+  double ignored = 0;       // samples in no bin
+  double entropy_bits = 0;  // Shannon entropy of the bin distribution
+  int min_bin = -1, max_bin = -1;
+};
+
+inline summary summarize(const std::vector<double>& counts, double ignored) {
+  summary s;
+  s.ignored = ignored;
+  for (double c : counts) { s.total += c; }
+  for (std::size_t b = 0; b < counts.size(); ++b) {
+    if (s.min_bin < 0 || counts[b] < counts[s.min_bin]) { s.min_bin = static_cast<int>(b); }
+    if (s.max_bin < 0 || counts[b] > counts[s.max_bin]) { s.max_bin = static_cast<int>(b); }
+    if (counts[b] > 0 && s.total > 0) {
+      const double p = counts[b] / s.total;
+      s.entropy_bits -= p * std::log2(p);
+    }
+  }
+  if (s.entropy_bits == 0) { s.entropy_bits = 0; }  // no "-0"
+  return s;
+}
+
+/// One channel's result: bin edges (num_bins + 1) and counts.
+struct channel_result {
+  int channel = 0;
+  std::vector<double> edges;
+  std::vector<double> counts;
+  double ignored = 0;
+};
+
+struct run_info {
+  std::string type;
+  std::string source;  // file names, "stdin" or "demo"
+  double bytes = 0;
+  double seconds = 0;
+  bool weighted = false;
+};
+
+inline std::string number_text(double x) {
+  char b[64];
+  if (x == std::floor(x) && std::fabs(x) < 1e15) {
+    std::snprintf(b, sizeof b, "%.0f", x);
+  } else {
+    std::snprintf(b, sizeof b, "%.6g", x);
+  }
+  return b;
+}
+
+inline std::string throughput_line(const run_info& r) {
+  char b[160];
+  std::snprintf(b, sizeof b, "%.0f bytes in %.3f s: %.2f GB/s", r.bytes, r.seconds,
+                r.seconds > 0 ? r.bytes / r.seconds / 1e9 : 0.0);
+  return b;
+}
+
+/// A bar of `width` cells for `fraction` (0..1), in eighths of a cell.
+inline std::string bar(double fraction, int width) {
+  static const char* const eighths[] = {"", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589"};
+  const int units = static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * width * 8));
+  std::string out;
+  for (int i = 0; i < units / 8; ++i) { out += "\u2588"; }
+  out += eighths[units % 8];
+  return out;
+}
+
+inline std::string format_table(const std::vector<channel_result>& channels, const run_info& run, bool chart) {
+  std::string out;
+  char line[512];
+  for (const auto& ch : channels) {
+    const summary s = summarize(ch.counts, ch.ignored);
+    if (channels.size() > 1) { out += "channel " + std::to_string(ch.channel) + "\n"; }
+    const double peak = s.max_bin >= 0 ? ch.counts[s.max_bin] : 0;
+    std::snprintf(line, sizeof line, "%6s  %14s  %14s  %14s\n", "bin", "from", "to", "count");
+    out += line;
+    for (std::size_t b = 0; b < ch.counts.size(); ++b) {
+      std::snprintf(line, sizeof line, "%6zu  %14s  %14s  %14s", b, number_text(ch.edges[b]).c_str(),
+                    number_text(ch.edges[b + 1]).c_str(), number_text(ch.counts[b]).c_str());
+      out += line;
+      if (chart) { out += "  " + bar(peak > 0 ? ch.counts[b] / peak : 0, 40); }
+      out += "\n";
+    }
+    std::snprintf(line, sizeof line,
+                  "%s %s, ignored %s, entropy %.4f bits, min bin %d (%s), max bin %d (%s)\n",
+                  run.weighted ? "total weight" : "count", number_text(s.total).c_str(),
+                  number_text(s.ignored).c_str(), s.entropy_bits, s.min_bin,
+                  s.min_bin >= 0 ? number_text(ch.counts[s.min_bin]).c_str() : "-", s.max_bin,
+                  s.max_bin >= 0 ? number_text(ch.counts[s.max_bin]).c_str() : "-");
+    out += line;
+  }
+  out += run.type + " samples from " + run.source + "; " + throughput_line(run) + "\n";
+  return out;
+}
+
+inline std::string format_csv(const std::vector<channel_result>& channels) {
+  std::string out = "channel,bin,from,to,count\n";
+  for (const auto& ch : channels) {
+    for (std::size_t b = 0; b < ch.counts.size(); ++b) {
+      out += std::to_string(ch.channel) + "," + std::to_string(b) + "," + number_text(ch.edges[b]) + "," +
+             number_text(ch.edges[b + 1]) + "," + number_text(ch.counts[b]) + "\n";
+    }
+  }
+  return out;
+}
+
+inline std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", c);
+      out += b;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+inline std::string format_json(const std::vector<channel_result>& channels, const run_info& run) {
+  auto list = [](const std::vector<double>& v) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) { out += (i ? "," : "") + number_text(v[i]); }
+    return out + "]";
+  };
+  std::string out = "{\"type\":" + json_string(run.type) + ",\"source\":" + json_string(run.source) +
+                    ",\"bytes\":" + number_text(run.bytes) + ",\"seconds\":" + number_text(run.seconds) +
+                    ",\"weighted\":" + (run.weighted ? "true" : "false") + ",\"channels\":[";
+  for (std::size_t c = 0; c < channels.size(); ++c) {
+    const auto& ch = channels[c];
+    const summary s = summarize(ch.counts, ch.ignored);
+    char stats[256];
+    std::snprintf(stats, sizeof stats, "\"entropy_bits\":%.6f,\"min_bin\":%d,\"max_bin\":%d", s.entropy_bits,
+                  s.min_bin, s.max_bin);
+    out += std::string(c ? "," : "") + "{\"channel\":" + std::to_string(ch.channel) + ",\"edges\":" +
+           list(ch.edges) + ",\"counts\":" + list(ch.counts) + ",\"total\":" + number_text(s.total) +
+           ",\"ignored\":" + number_text(s.ignored) + "," + stats + "}";
+  }
+  return out + "]}\n";
+}
+
+}  // namespace onchip_hist
