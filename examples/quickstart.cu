@@ -3,14 +3,10 @@
  * @brief The README's first kernel: carve a block histogram beside another shared array, stream the input with
  * 16-byte loads, flush once per block. Checks itself against the host.
  */
+// example-begin quickstart
 #include <onchip/onchip.cuh>
-
 #include <cuda/std/tuple>
 
-#include <cstdio>
-#include <vector>
-
-// example-begin quickstart
 struct plan {  // one shared-memory layout: the host sizes the launch with it, the device carves it
   int threads;
   ONCHIP_HOST_DEVICE auto operator()(onchip::carver& smem) const {
@@ -34,6 +30,9 @@ __global__ void brightness(const unsigned char* pixels, size_t n, unsigned* hist
 }
 // launch: brightness<<<blocks, 256, onchip::smem_bytes(plan{256})>>>(pixels, n, hist, dark);
 // example-end quickstart
+
+#include <cstdio>
+#include <vector>
 
 int main() {
   int devices = 0;
