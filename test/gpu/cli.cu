@@ -16,8 +16,9 @@
 namespace {
 
 std::pair<int, std::string> hist(const std::string& args) {
+  // stdout alone (run_capture merges stderr, where CSV mode reports its throughput)
   const auto [status, output] =
-      onchip_test::run_capture(std::string("\"") + ONCHIP_HIST + "\" --no-progress " + args + " 2>/dev/null");
+      onchip_test::run_capture("( \"" + std::string(ONCHIP_HIST) + "\" --no-progress " + args + " 2>/dev/null )");
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
