@@ -120,6 +120,10 @@ TEST_CASE("onchip-hist output: CSV, JSON, table and bar chart") {
   CHECK(onchip_hist::bar(1.0 / 32, 4) == "\u258f");  // one eighth of a cell
   CHECK(onchip_hist::bar(0, 4).empty());
   CHECK(onchip_hist::json_string("a\"b\\c\n") == "\"a\\\"b\\\\c\\u000a\"");
+  CHECK(onchip_hist::number_text(43789.25) == "43789.25");  // weighted sums keep every digit
+  CHECK(onchip_hist::number_text(0.1) == "0.1");
+  CHECK(onchip_hist::number_text(1.0 / 3) == "0.3333333333333333");  // 16 digits read back exactly
+  CHECK(onchip_hist::number_text(-3) == "-3");
 }
 
 TEST_CASE("onchip-hist answers bad input with a message and a non-zero exit, before touching a GPU") {

@@ -250,12 +250,16 @@ struct run_info {
   bool weighted = false;
 };
 
+/// `x` in the fewest digits that read back as exactly `x` (whole numbers without a decimal point).
 inline std::string number_text(double x) {
   char b[64];
   if (x == std::floor(x) && std::fabs(x) < 1e15) {
     std::snprintf(b, sizeof b, "%.0f", x);
-  } else {
-    std::snprintf(b, sizeof b, "%.6g", x);
+    return b;
+  }
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(b, sizeof b, "%.*g", digits, x);
+    if (std::strtod(b, nullptr) == x) { break; }
   }
   return b;
 }

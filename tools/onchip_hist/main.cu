@@ -158,6 +158,8 @@ std::vector<channel_result> run(const options& o, std::vector<source>& sources, 
     check(cudaMalloc(&d_levels, levels.size() * sizeof(double)), "cudaMalloc");
     check(cudaMemcpy(d_levels, levels.data(), levels.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
   }
+  // The zeroing above runs on the legacy default stream, which the non-blocking streams below do not wait for.
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   struct slot {
     unsigned char* pinned = nullptr;
     float* pinned_w = nullptr;
