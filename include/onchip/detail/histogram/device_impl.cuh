@@ -1,6 +1,7 @@
 // The device-wide histogram: binner sets (staged in shared memory where they read levels), the shared-memory
-// kernel (after a memset of the output: one kernel, no temporary storage), the global-atomic kernel for bin counts
-// beyond shared memory, the segmented kernel, and the host-side validation and dispatch.
+// kernel (interleaved 32-bit replicas, or 16-bit counters for large bin counts; after a memset of the output: one
+// kernel, no temporary storage), the global-atomic kernel for bin counts beyond shared memory, the byte kernels
+// (bytes_impl.cuh), and the host-side validation and dispatch (which picks among them per call).
 #pragma once
 
 #include <onchip/detail/check.cuh>
