@@ -131,8 +131,7 @@ class progress_bar {
 template <class T>
 using level_t = std::conditional_t<std::is_integral_v<T>, long long, double>;
 
-template <class T>
-using counter_t = unsigned long long;
+using counter_t = unsigned long long;  // every count fits, whatever the input size
 
 // Streams every source through the GPU into `active` histograms; returns them with their edges.
 template <class T, int C, int A>
@@ -144,12 +143,12 @@ std::vector<channel_result> run(const options& o, std::vector<source>& sources, 
   const std::size_t chunk = std::max<std::size_t>(unit, o.chunk_bytes / unit * unit);
   double* d_levels = nullptr;
   unsigned long long* d_ignored = nullptr;
-  counter_t<T>* d_hist = nullptr;
+  counter_t* d_hist = nullptr;
   double* d_whist = nullptr;
   check(cudaMalloc(&d_ignored, sizeof(unsigned long long)), "cudaMalloc");  // all channels together
   check(cudaMemset(d_ignored, 0, sizeof(unsigned long long)), "cudaMemset");
-  check(cudaMalloc(&d_hist, static_cast<std::size_t>(A) * bins * sizeof(counter_t<T>)), "cudaMalloc");
-  check(cudaMemset(d_hist, 0, static_cast<std::size_t>(A) * bins * sizeof(counter_t<T>)), "cudaMemset");
+  check(cudaMalloc(&d_hist, static_cast<std::size_t>(A) * bins * sizeof(counter_t)), "cudaMalloc");
+  check(cudaMemset(d_hist, 0, static_cast<std::size_t>(A) * bins * sizeof(counter_t)), "cudaMemset");
   if (weighted) {
     check(cudaMalloc(&d_whist, bins * sizeof(double)), "cudaMalloc");
     check(cudaMemset(d_whist, 0, bins * sizeof(double)), "cudaMemset");
@@ -242,7 +241,7 @@ std::vector<channel_result> run(const options& o, std::vector<source>& sources, 
                 "onchip::histogram_range");
         }
       } else {
-        counter_t<T>* hist[A];
+        counter_t* hist[A];
         int bin_counts[A];
         level_t<T> lo[A], hi[A];
         for (int a = 0; a < A; ++a) {
@@ -277,8 +276,8 @@ std::vector<channel_result> run(const options& o, std::vector<source>& sources, 
       ch.counts.resize(bins);
       check(cudaMemcpy(ch.counts.data(), d_whist, bins * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
     } else {
-      std::vector<counter_t<T>> c(bins);
-      check(cudaMemcpy(c.data(), d_hist + static_cast<std::size_t>(a) * bins, bins * sizeof(counter_t<T>),
+      std::vector<counter_t> c(bins);
+      check(cudaMemcpy(c.data(), d_hist + static_cast<std::size_t>(a) * bins, bins * sizeof(counter_t),
                        cudaMemcpyDeviceToHost),
             "cudaMemcpy");
       ch.counts.assign(c.begin(), c.end());
