@@ -55,9 +55,10 @@ inline options parse(int argc, char** argv) {
   return o;
 }
 
-/// Median milliseconds of `launch()` (which enqueues work on the default stream), timed with CUDA events.
+/// Median milliseconds of `launch()` (which enqueues work on the default stream), timed with CUDA events. With
+/// `idle`, the GPU is idle before each timed launch, so host work in the launch (queries, extra launches) counts.
 template <class Launch>
-double median_ms(const options& o, Launch&& launch) {
+double median_ms(const options& o, Launch&& launch, bool idle = false) {
   cudaEvent_t start, stop;
   BENCH_CHECK(cudaEventCreate(&start));
   BENCH_CHECK(cudaEventCreate(&stop));
@@ -65,6 +66,7 @@ double median_ms(const options& o, Launch&& launch) {
   BENCH_CHECK(cudaDeviceSynchronize());
   std::vector<float> times;
   for (int i = 0; i < o.runs; ++i) {
+    if (idle) { BENCH_CHECK(cudaDeviceSynchronize()); }
     BENCH_CHECK(cudaEventRecord(start));
     launch();
     BENCH_CHECK(cudaEventRecord(stop));

@@ -277,6 +277,72 @@ void tiles_case(context& c, dist d, const char* algorithm) {
       [&](unsigned* out) { cub_tiles<Algorithm><<<tiles, tile_threads>>>(samples, out); });
 }
 
+
+// Segmented histograms: f32, 256 bins per segment, against CUB's one HistogramEven call per segment (CUB has no
+// segmented histogram). Many small segments and a few large ones over the same 256 MiB.
+void segmented_case(context& c, int segments) {
+  const std::size_t n = (std::size_t{256} << 20) / sizeof(float), per = n / segments;
+  const std::string what = "uniform, " + std::to_string(segments) + " segments of " + std::to_string(per * 4 / 1024) +
+                           " KiB, segmented";
+  if (!wanted(c, "f32, 256 bins, " + what)) { return; }
+  float* samples = fill<float>(c, dist::uniform, 0.0, 1.0);
+  std::vector<long long> offsets(segments + 1);
+  for (int s = 0; s <= segments; ++s) { offsets[s] = static_cast<long long>(per) * s; }
+  long long* d_offsets = nullptr;
+  BENCH_CHECK(cudaMalloc(&d_offsets, offsets.size() * sizeof(long long)));
+  BENCH_CHECK(cudaMemcpy(d_offsets, offsets.data(), offsets.size() * sizeof(long long), cudaMemcpyHostToDevice));
+  cub_temp temp;
+  auto cub_call = [&](void* t, std::size_t& b, unsigned* out, int s) {
+    return cub::DeviceHistogram::HistogramEven(t, b, samples + offsets[s], out, 257, 0.0f, 1.0f,
+                                               static_cast<long long>(per));
+  };
+  temp.prepare([&](void* t, std::size_t& b) { return cub_call(t, b, nullptr, 0); });
+  measure(
+      c, "f32", 256, what, per * segments * sizeof(float), static_cast<std::size_t>(segments) * 256,
+      [&](unsigned* out) {
+        BENCH_CHECK(onchip::segmented_histogram_even(samples, d_offsets, segments, out, 256, 0.0f, 1.0f));
+      },
+      [&](unsigned* out) {
+        for (int s = 0; s < segments; ++s) { BENCH_CHECK(cub_call(temp.p, temp.bytes, out + 256 * s, s)); }
+      });
+  BENCH_CHECK(cudaFree(d_offsets));
+}
+
+template <class T, class L>
+void latency_case(context& c, bench::table& t, int bins, L lo, L hi) {
+  for (std::size_t bytes = 4096; bytes <= c.bytes; bytes *= 4) {
+    const std::string size = bytes < (1u << 20) ? std::to_string(bytes >> 10) + " KiB"
+                              : bytes < (1u << 30) ? std::to_string(bytes >> 20) + " MiB"
+                                                   : std::to_string(bytes >> 30) + " GiB";
+    const std::string label = std::string(type_name<T>()) + ", " + std::to_string(bins) + " bins, " + size;
+    if (!wanted(c, label + ", latency")) { continue; }
+    const std::size_t n = bytes / sizeof(T);
+    T* samples = fill<T>(c, dist::uniform, static_cast<double>(lo), static_cast<double>(hi));
+    unsigned *ours = nullptr, *theirs = nullptr;
+    BENCH_CHECK(cudaMalloc(&ours, bins * sizeof(unsigned)));
+    BENCH_CHECK(cudaMalloc(&theirs, bins * sizeof(unsigned)));
+    cub_temp temp;
+    auto cub_call = [&](void* p, std::size_t& b, unsigned* out = nullptr) {
+      return cub::DeviceHistogram::HistogramEven(p, b, samples, out, bins + 1, lo, hi, static_cast<long long>(n));
+    };
+    temp.prepare(cub_call);
+    // One call between two events, the GPU idle before it: host work counts as the user sees it.
+    bench::options calls = c.o;
+    calls.runs = 200;
+    calls.warmups = 5;
+    const double onchip_us =
+        1000 * bench::median_ms(calls, [&] { BENCH_CHECK(onchip::histogram_even(samples, n, ours, bins, lo, hi)); }, true);
+    const double cub_us = 1000 * bench::median_ms(calls, [&] { BENCH_CHECK(cub_call(temp.p, temp.bytes, theirs)); }, true);
+    std::vector<unsigned> x(bins), y(bins);
+    BENCH_CHECK(cudaMemcpy(x.data(), ours, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy(y.data(), theirs, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    t.add({label, type_name<T>(), std::to_string(bins), size, bench::fixed(onchip_us, 1), bench::fixed(cub_us, 1),
+           bench::fixed(cub_us / onchip_us, 2), x == y ? "yes" : "NO"});
+    BENCH_CHECK(cudaFree(ours));
+    BENCH_CHECK(cudaFree(theirs));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -317,8 +383,16 @@ int main(int argc, char** argv) {
   even_case<float>(c, 1 << 22, 0.0f, 1.0f, dist::uniform, false);
   even_case<float>(c, 1 << 24, 0.0f, 1.0f, dist::uniform, false);
   even_case<std::uint32_t>(c, 1 << 24, 0LL, 4294967296LL, dist::uniform, false);
+  segmented_case(c, 16384);
+  segmented_case(c, 8);
   t.print();
   t.save(o.out, "histogram.csv");
+  bench::table latency("Histogram time per call (microseconds, median of 200 calls, each timed alone)",
+                       {"case", "type", "bins", "input", "onchip us", "CUB us", "CUB / onchip", "histograms agree"});
+  latency_case<float>(c, latency, 1024, 0.0f, 1.0f);
+  latency_case<std::uint8_t>(c, latency, 256, 0, 256);
+  latency.print();
+  latency.save(o.out, "histogram_latency.csv");
   BENCH_CHECK(cudaFree(buffer));
   BENCH_CHECK(cudaFree(scratch));
   return 0;

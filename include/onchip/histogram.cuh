@@ -9,6 +9,7 @@
 #include <onchip/detail/config.cuh>
 #include <onchip/detail/error.cuh>
 #include <onchip/detail/histogram/binning.cuh>
+#include <onchip/detail/histogram/counters.cuh>
 #include <onchip/load.cuh>
 #include <onchip/smem.cuh>
 
@@ -135,16 +136,14 @@ struct bin_identity {
 template <int Bins, class Counter = unsigned int>
 class block_histogram {
   static_assert(Bins > 0, "onchip::block_histogram<Bins>: Bins must be positive");
-  static_assert(cuda::std::is_same_v<Counter, cuda::std::uint16_t> || cuda::std::is_same_v<Counter, unsigned> ||
-                    cuda::std::is_same_v<Counter, int> || cuda::std::is_same_v<Counter, unsigned long long> ||
-                    cuda::std::is_same_v<Counter, long long> || cuda::std::is_same_v<Counter, float> ||
-                    cuda::std::is_same_v<Counter, double>,
+  static_assert(detail::counter_traits<Counter>::block,
                 "onchip::block_histogram<Bins, Counter>: Counter must be uint16_t, unsigned int, int, unsigned "
                 "long long, long long, float or double");
+  using traits = detail::counter_traits<Counter>;
 
  public:
   /// Counter type of the global histogram: unsigned int for uint16_t counters, else Counter.
-  using global_counter = cuda::std::conditional_t<cuda::std::is_same_v<Counter, cuda::std::uint16_t>, unsigned, Counter>;
+  using global_counter = typename traits::word;
 
   /// Replicas kept for a block of `block_threads` threads.
   ONCHIP_HOST_DEVICE static constexpr int replicas(int block_threads) noexcept;
@@ -185,8 +184,7 @@ class block_histogram {
 #endif
 
  private:
-  using word = cuda::std::conditional_t<cuda::std::is_same_v<Counter, cuda::std::uint16_t>, unsigned, Counter>;
-  word* storage_ = nullptr;
+  global_counter* storage_ = nullptr;  // replicas x traits::words(Bins) shared words
   int replicas_ = 1;
   unsigned* carry_ = nullptr;
 };

@@ -15,15 +15,16 @@
 #include <cstdint>
 
 namespace {
-using byte_job = onchip::detail::job_of<1, 1, std::uint8_t, onchip::detail::no_weights,
-                                        onchip::detail::plain_binners<1, onchip::bin_identity>, unsigned>;
+using byte_job = onchip::detail::histogram_job<1, 1, std::uint8_t, onchip::detail::no_weights,
+                                               onchip::detail::plain_binners<1, onchip::bin_identity>, unsigned>;
 }
 
 // The byte kernel's counting phase alone (the library's own function): shared loads and stores, and shared
 // atomics only on its rare spill branch.
-extern "C" __global__ void __launch_bounds__(128, 3) k_byte_loop(byte_job job, bool whole_grid) {
-  auto [counters, totals] = onchip::carve(onchip::detail::byte_columns_plan{});
-  onchip::detail::count_byte_columns(job, whole_grid, onchip::detail::start_byte_columns(counters, totals));
+extern "C" __global__ void __launch_bounds__(128, 3) k_byte_loop(byte_job job, onchip::detail::kernel_args a) {
+  using onchip::detail::histogram_path;
+  const auto spans = onchip::carve(onchip::detail::layout_of(histogram_path::byte_columns, a.call, 1));
+  onchip::detail::count_byte_columns(job, a, onchip::detail::start_byte_columns(spans.counters, spans.totals));
 }
 
 void instantiate(const std::uint8_t* u8, const std::int8_t* i8, const std::uint16_t* u16, const float* f32,

@@ -19,6 +19,14 @@
 #  define ONCHIP_FORCEINLINE inline __attribute__((always_inline))
 #endif
 
+/// Before a loop in a host/device function: unrolled on the device (constant indices keep arrays in registers);
+/// host compilers do not know the pragma.
+#if defined(__CUDA_ARCH__)
+#  define ONCHIP_UNROLL _Pragma("unroll")
+#else
+#  define ONCHIP_UNROLL
+#endif
+
 /// Before a host/device template that calls a user's callable: lets host-only callables (plain lambdas) be used
 /// from host code without nvcc's execution-space warning. The callable still must be device-callable on device.
 #if defined(__CUDACC__) && !defined(__clang__)
@@ -33,6 +41,14 @@
  * was requested and what was available, then traps. Default: on unless `NDEBUG` is defined. Define it to 0 or 1
  * before including onchip (or with `-DONCHIP_CHECKS=...`) to choose explicitly.
  */
+/*
+ * Choosing a histogram kernel by hand (benchmarks, tests): onchip has no macro for it, since two translation units
+ * compiled with different values would break the one-definition rule. Instead, while an
+ * `onchip::detail::histogram_path_override` object is alive, the device-wide histogram calls of that host thread
+ * use the kernel path it names (detail/histogram/plan.cuh lists them; a call that path cannot serve fails with
+ * cudaErrorInvalidValue and a message).
+ */
+
 #ifndef ONCHIP_CHECKS
 #  ifdef NDEBUG
 #    define ONCHIP_CHECKS 0

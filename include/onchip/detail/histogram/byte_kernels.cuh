@@ -6,7 +6,7 @@
 // v * 256 + 2 * t, and a warp's columns are 2 * lane + k). A sample costs one PRMT (its counter's address), a
 // load, an add and a store in shared memory: no atomics, whatever the distribution. Samples go in pairs (both
 // loads before either store, the same counter counted twice when both samples are equal), and a vector of one
-// value is one add of 16. A counter is kept at column_limit or below at the start of each 16-byte vector, so 16
+// value is one add of 16. A counter is kept at byte_column_limit or below at the start of each 16-byte vector, so 16
 // increments cannot wrap it; a vector that may lift one past that moves its counters into the block's 64-bit
 // totals (once every 4000 vectors per thread at most). 128 threads to a block (64 KiB of columns), three blocks
 // to an SM, eight 16-byte vectors in flight per thread.
@@ -15,46 +15,20 @@
 // word i * replicas + r, lane l on replica l % replicas), one shared atomic per active sample.
 #pragma once
 
-#include <onchip/detail/histogram/block_impl.cuh>
+#include <onchip/detail/histogram/counters.cuh>
+#include <onchip/detail/histogram/job.cuh>
+#include <onchip/detail/histogram/traverse.cuh>
 #include <onchip/load.cuh>
 #include <onchip/smem.cuh>
 
-#include <cuda/std/cstdint>
-#include <cuda/std/tuple>
-#include <cuda/std/type_traits>
+#include <cuda/std/cstddef>
 
 namespace onchip::detail {
 
-inline constexpr int byte_threads = 256;         // several-channel byte kernel
-inline constexpr int byte_column_threads = 128;  // one-channel byte kernel: two values per thread when flushing
-inline constexpr unsigned column_limit = 65535u - 16u;
-
-template <class Job>
-using job_sample_t = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<decltype(Job::samples)>>;
-
-template <class Job>
-inline constexpr bool byte_job_v = sizeof(job_sample_t<Job>) == 1 && cuda::std::is_integral_v<job_sample_t<Job>> &&
-                                   cuda::std::is_same_v<typename Job::weight_t, no_weights>;
-
-/// Shared memory of the one-channel byte kernel: the counter columns, then the block's 64-bit totals per value.
-struct byte_columns_plan {
-  ONCHIP_HOST_DEVICE auto operator()(carver& c) const {
-    auto counters = c.take<unsigned char>(256 * 2 * byte_column_threads);
-    auto totals = c.take<unsigned long long>(256);
-    return cuda::std::tuple{counters.data(), totals.data()};
-  }
-};
-
-/// Shared memory of the several-channel byte kernel: `replicas` copies of active channels x 256 counters.
-template <int Active>
-struct byte_replicas_plan {
-  int replicas;
-  ONCHIP_HOST_DEVICE auto operator()(carver& c) const {
-    return c.take<unsigned>(static_cast<cuda::std::size_t>(replicas) * Active * 256).data();
-  }
-};
-
 #if defined(__CUDACC__)
+using tuning::byte_column_limit;
+using tuning::byte_column_threads;
+
 /// One increment of the 16-bit counter at shared address `addr`; returns its value before.
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned bump_column(unsigned addr) {
   unsigned short c;
@@ -88,27 +62,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void store_column(unsigned addr, unsigned c) {
   asm volatile("st.shared.u16 [%0], %1;" ::"r"(addr), "h"(static_cast<unsigned short>(c)) : "memory");
 }
 
-/// Runs `on_vector(vec<T, 16 / sizeof(T)>, index)` / `on_item(T, index)` over the job's rows (whole grid per row for
-/// long rows, a block per row otherwise).
-template <int ItemsPerThread, class Job, class FV, class FI>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void for_each_row(const Job& job, bool whole_grid, FV&& on_vector, FI&& on_item) {
-  using sample_t = job_sample_t<Job>;
-  auto row_ptr = [&](cuda::std::size_t r) {
-    return reinterpret_cast<const sample_t*>(reinterpret_cast<const unsigned char*>(job.samples) + r * job.row_stride);
-  };
-  if (whole_grid) {
-    for (cuda::std::size_t r = 0; r < job.rows; ++r) {
-      onchip::grid_for_each_vec<ItemsPerThread>(row_ptr(r), job.row_samples, on_vector, on_item);
-    }
-  } else {
-    for (cuda::std::size_t r = blockIdx.x; r < job.rows; r += gridDim.x) {
-      onchip::block_for_each_vec<ItemsPerThread>(row_ptr(r), job.row_samples, on_vector, on_item);
-    }
-  }
-}
-
 /// Counts one channel's bytes in this thread's counter column (based at shared address `column`); values whose
-/// counters pass column_limit move to `totals`.
+/// counters pass byte_column_limit move to `totals`.
 struct byte_column_counter {
   unsigned column;  // shared address of this thread's counter of value 0
   unsigned base;    // shared address of the counters
@@ -129,7 +84,7 @@ struct byte_column_counter {
       const unsigned addr = column + (v << 8);
       const unsigned c = load_column(addr);
       store_column(addr, c + 16);
-      if (c + 16 > column_limit) { spill(v); }
+      if (c + 16 > byte_column_limit) { spill(v); }
       return;
     }
     const unsigned words[4] = {w.x, w.y, w.z, w.w};
@@ -145,7 +100,7 @@ struct byte_column_counter {
         peak = max(peak, bump_pair(a, b));
       }
     }
-    if (peak + 2 > column_limit) {  // a counter may now exceed column_limit
+    if (peak + 2 > byte_column_limit) {  // a counter may now exceed byte_column_limit
 #  pragma unroll
       for (int j = 0; j < 4; ++j) {
 #  pragma unroll
@@ -155,7 +110,7 @@ struct byte_column_counter {
   }
 
   ONCHIP_DEVICE ONCHIP_FORCEINLINE void operator()(unsigned v) const {
-    if (bump_column(column + (v << 8)) + 1 > column_limit) { spill(v); }
+    if (bump_column(column + (v << 8)) + 1 > byte_column_limit) { spill(v); }
   }
 };
 
@@ -177,22 +132,37 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE byte_column_counter start_byte_columns(unsigned
 
 /// The counting loop of the one-channel byte kernel: shared memory only (an instruction contract checks it).
 template <class Job>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_byte_columns(const Job& job, bool whole_grid,
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_byte_columns(const Job job, const kernel_args& a,
                                                          const byte_column_counter& count) {
-  using sample_t = job_sample_t<Job>;
-  for_each_row<8>(
-      job, whole_grid,
+  using sample_t = typename Job::sample_t;
+  walk_samples<tuning::byte_column_vectors>(
+      job, a,
       [&](const vec<sample_t, 16>& items, cuda::std::size_t) { count(reinterpret_cast<const uint4&>(items)); },
-      [&](sample_t v, cuda::std::size_t) { count(static_cast<unsigned>(static_cast<unsigned char>(v))); });
+      [&](sample_t v, cuda::std::size_t) { count(static_cast<unsigned>(static_cast<unsigned char>(v))); },
+      no_slices{});
+}
+
+/// Bins byte value `v` of channel C once and adds its count `total` to the output; returns `total` if it falls in
+/// no bin.
+template <int C, class Job>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long add_value(const Job& job, unsigned v, unsigned long long total) {
+  const int bin = job.binners.unstaged(C)(static_cast<typename Job::sample_t>(v));
+  if (static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[C + 1] - job.offset[C])) {
+    atomic_add<false>(job.hist[C] + bin, static_cast<typename Job::counter_t>(total));
+    return 0;
+  }
+  return total;
 }
 
 /// The one-channel byte kernel (see the top of this file).
-template <class Counter, class Job>
-__global__ void __launch_bounds__(byte_column_threads, 3)
-    byte_columns_kernel(Job job, bool whole_grid, unsigned long long* ignored_total) {
-  using sample_t = job_sample_t<Job>;
-  auto [counters, totals] = onchip::carve(byte_columns_plan{});
-  count_byte_columns(job, whole_grid, start_byte_columns(counters, totals));
+template <class Job>
+__global__ void __launch_bounds__(tuning::byte_column_threads, tuning::byte_column_blocks)
+    byte_columns_kernel(Job job, kernel_args a) {
+  const shared_spans spans = onchip::carve(layout_of(histogram_path::byte_columns, a.call, 1));
+  unsigned char* const counters = spans.counters;
+  unsigned long long* const totals = spans.totals;
+  zero_output(job, a);  // start_byte_columns synchronizes the block
+  count_byte_columns(job, a, start_byte_columns(counters, totals));
   __syncthreads();
   // Each thread sums two values over the 128 columns (64 words each, visited from a different word per lane so
   // that the warp reads 32 banks), then bins each value once.
@@ -205,33 +175,29 @@ __global__ void __launch_bounds__(byte_column_threads, 3)
       sum += (w & 0xffffu) + (w >> 16);
     }
     const unsigned long long total = totals[v] + sum;
-    if (total != 0) {
-      const int bin = job.binners.unstaged(0)(static_cast<sample_t>(v));
-      if (static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[1])) {
-        atomic_add<false>(job.hist[0] + bin, static_cast<Counter>(total));
-      } else {
-        ignored += total;
-      }
-    }
+    if (total != 0) { ignored += add_value<0>(job, v, total); }
   }
-  add_ignored(ignored, ignored_total);
+  add_ignored(ignored, a.ignored);
 }
 
 /// The several-channel byte kernel (see the top of this file).
-template <class Counter, class Job>
-__global__ void __launch_bounds__(byte_threads)
-    byte_replicas_kernel(Job job, int replicas, bool whole_grid, unsigned long long* ignored_total) {
-  using sample_t = job_sample_t<Job>;
+template <class Job>
+__global__ void __launch_bounds__(tuning::byte_replica_threads, tuning::byte_replica_blocks)
+    byte_replicas_kernel(Job job, kernel_args a) {
+  using sample_t = typename Job::sample_t;
   constexpr int C = Job::channels, A = Job::active;
-  unsigned* counters = onchip::carve(byte_replicas_plan<A>{replicas});
+  const int replicas = a.replicas;
+  unsigned* const counters = reinterpret_cast<unsigned*>(
+      onchip::carve(layout_of(histogram_path::byte_replicas, a.call, replicas)).counters);
+  zero_output(job, a);
   for (int i = block_rank(); i < replicas * A * 256; i += block_size()) { counters[i] = 0; }
   __syncthreads();
   const int slot = static_cast<int>(threadIdx.x % 32) & (replicas - 1);
   auto count = [&](unsigned v, int c) {
     if (c < A) { atomicAdd_block(counters + (c * 256 + static_cast<int>(v)) * replicas + slot, 1u); }
   };
-  for_each_row<4>(
-      job, whole_grid,
+  walk_samples<tuning::byte_replica_vectors>(
+      job, a,
       [&](const vec<sample_t, 16>& items, cuda::std::size_t i) {
         const uint4& w = reinterpret_cast<const uint4&>(items);
         const unsigned words[4] = {w.x, w.y, w.z, w.w};
@@ -247,24 +213,18 @@ __global__ void __launch_bounds__(byte_threads)
       },
       [&](sample_t v, cuda::std::size_t i) {
         count(static_cast<unsigned>(static_cast<unsigned char>(v)), static_cast<int>(i % C));
-      });
+      },
+      no_slices{});
   __syncthreads();
   unsigned long long ignored = 0;
   for (int i = block_rank(); i < A * 256; i += block_size()) {
     unsigned long long total = 0;
     for (int r = 0; r < replicas; ++r) { total += counters[i * replicas + r]; }
-    if (total == 0) { continue; }
-    with_channel<A>(i / 256, [&](auto ch) {
-      constexpr int a = decltype(ch)::value;
-      const int bin = job.binners.unstaged(a)(static_cast<sample_t>(i % 256));
-      if (static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[a + 1] - job.offset[a])) {
-        atomic_add<false>(job.hist[a] + bin, static_cast<Counter>(total));
-      } else {
-        ignored += total;
-      }
-    });
+    if (total != 0) {
+      with_channel<A>(i / 256, [&](auto ch) { ignored += add_value<decltype(ch)::value>(job, i % 256, total); });
+    }
   }
-  add_ignored(ignored, ignored_total);
+  add_ignored(ignored, a.ignored);
 }
 #endif  // __CUDACC__
 

@@ -1,0 +1,157 @@
+// What a kernel is given: the job (samples as rows or segments, channels, weights, binners, outputs), its binner
+// set (one binner per active channel; range binners stage their levels in shared memory), and the job described
+// to the launch plan.
+#pragma once
+
+#include <onchip/detail/check.cuh>
+#include <onchip/detail/histogram/binning.cuh>
+#include <onchip/detail/histogram/counters.cuh>
+#include <onchip/detail/histogram/plan.cuh>
+#include <onchip/histogram.cuh>
+
+#include <cuda/std/cstddef>
+#include <cuda/std/type_traits>
+
+#include <cstdio>
+
+namespace onchip::detail {
+
+/// Binners that read nothing staged (even, custom): the same binners in every phase.
+template <int Active, class Binner>
+struct plain_binners {
+  Binner binner[Active];
+  int bins[Active];
+  static constexpr int level_bytes = 0;
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE const Binner& operator[](int c) const { return binner[c]; }
+  /// Channel c's binner without staging (the byte kernels bin each value once, at the end).
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE Binner unstaged(int c) const { return binner[c]; }
+#if defined(__CUDACC__)
+  ONCHIP_DEVICE plain_binners stage(const shared_spans&) const { return *this; }
+#endif
+};
+
+/// Binners between sorted levels in device memory; stage() copies each channel's levels into shared memory.
+template <int Active, class Level>
+struct range_binners {
+  const Level* levels[Active];  // device memory
+  int bins[Active];             // num_levels - 1
+  static constexpr int level_bytes = sizeof(Level);
+
+  /// Channel c's binner reading the levels in device memory (the byte kernels bin each value once, at the end).
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE bin_range<Level> unstaged(int c) const { return {levels[c], bins[c] + 1}; }
+
+  struct staged {
+    bin_range<Level> binner[Active];
+    ONCHIP_DEVICE ONCHIP_FORCEINLINE const bin_range<Level>& operator[](int c) const { return binner[c]; }
+  };
+
+#if defined(__CUDACC__)
+  /// Copies the levels into the layout's level arrays (synchronizes the block) and returns binners reading them.
+  ONCHIP_DEVICE staged stage(const shared_spans& s) const {
+    Level* copies[Active];
+    for (int a = 0; a < Active; ++a) {
+      copies[a] = reinterpret_cast<Level*>(s.levels[a]);
+      for (int i = block_rank(); i <= bins[a]; i += block_size()) { copies[a][i] = levels[a][i]; }
+    }
+    __syncthreads();
+#  if ONCHIP_CHECKS
+    if (blockIdx.x == 0 && block_rank() == 0) { check_sorted(copies); }
+#  endif
+    staged out{};
+    for (int a = 0; a < Active; ++a) { out.binner[a] = bin_range<Level>(copies[a], bins[a] + 1); }
+    return out;
+  }
+
+  ONCHIP_DEVICE void check_sorted(Level* const (&copies)[Active]) const {
+    for (int a = 0; a < Active; ++a) {
+      for (int i = 0; i < bins[a]; ++i) {
+        if (!(copies[a][i] < copies[a][i + 1])) {
+          printf("onchip::histogram_range: levels must be sorted ascending, but level %d is not below level %d "
+                 "(channel %d)\n",
+                 i, i + 1, a);
+          fail_check(true);
+        }
+      }
+    }
+  }
+#endif
+};
+
+struct no_weights {};
+struct no_segments {};
+
+/**
+ * The input and output of one device-wide call. Samples come as `rows` rows of `row_samples` samples
+ * `row_stride` bytes apart (one row for 1-D input) with interleaved channels, or, when segmented, as `rows`
+ * segments between `segment_offsets` (each with its own histogram of `offset[1]` bins after hist[0]).
+ */
+template <int Channels, int Active, class Sample, class Weight, class Binners, class Counter,
+          class Offset = no_segments>
+struct histogram_job {
+  static constexpr int channels = Channels;
+  static constexpr int active = Active;
+  static constexpr bool weighted = !cuda::std::is_same_v<Weight, no_weights>;
+  static constexpr bool segmented = !cuda::std::is_same_v<Offset, no_segments>;
+  using sample_t = Sample;
+  using weight_t = Weight;
+  using binners_t = Binners;
+  using counter_t = Counter;
+
+  const Sample* samples;
+  cuda::std::size_t row_samples;
+  cuda::std::size_t rows;
+  cuda::std::size_t row_stride;  // bytes
+  const Weight* weights;         // one per sample (1-D input only), or null
+  const Offset* segment_offsets; // rows + 1 offsets (segmented), or null
+  Binners binners;
+  int offset[Active + 1];        // channel a's bins are [offset[a], offset[a + 1]) of the merged histogram
+  Counter* hist[Active];
+
+  ONCHIP_HOST_DEVICE int total_bins() const { return offset[Active]; }
+};
+
+/// 1-byte integer samples, unweighted: the byte kernels can count them per value.
+template <class Job>
+inline constexpr bool byte_job_v = sizeof(typename Job::sample_t) == 1 &&
+                                   cuda::std::is_integral_v<typename Job::sample_t> && !Job::weighted;
+
+/// 32-bit integer counters of one unweighted channel: packed 16-bit shared counters can carry into them.
+template <class Job>
+inline constexpr bool packable_job_v = Job::active == 1 && !Job::weighted && !Job::segmented &&
+                                       counter_traits<typename Job::counter_t>::carries_from_packed16;
+
+/// The job as the launch plan sees it.
+template <class Job>
+ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
+  histogram_call c{};
+  c.sample_bytes = static_cast<int>(sizeof(typename Job::sample_t));
+  c.byte_samples = byte_job_v<Job>;
+  c.channels = Job::channels;
+  c.active = Job::active;
+  for (int a = 0; a < Job::active; ++a) { c.bins[a] = job.offset[a + 1] - job.offset[a]; }
+  c.level_bytes = Job::binners_t::level_bytes;
+  c.weighted = Job::weighted;
+  c.counter_bytes = static_cast<int>(sizeof(typename Job::counter_t));
+  c.counter_takes_packed16 = counter_traits<typename Job::counter_t>::carries_from_packed16;
+  c.segments = Job::segmented ? static_cast<long long>(job.rows) : 0;
+  c.row_samples = job.row_samples;
+  c.rows = job.rows;
+  c.accumulate = accumulate;
+  return c;
+}
+
+/// The shape of `Path`'s kernel for jobs of type Job (template arguments of the kernels).
+template <histogram_path Path, class Job>
+inline constexpr kernel_shape shape_v = shape_of(Path, sizeof(typename Job::sample_t), Job::binners_t::level_bytes > 0);
+
+/// What every histogram kernel gets besides the job: the plan's decisions.
+struct kernel_args {
+  traversal walk;
+  int replicas;
+  int slices;
+  bool zero_output;
+  histogram_call call;              // to carve the same layout as the host measured
+  unsigned long long* ignored;      // options.ignored
+};
+
+}  // namespace onchip::detail

@@ -1,0 +1,203 @@
+// Host side of every device-wide histogram call: the device's limits (queried once per device), the plan, zeroing
+// the output, and launching the planned kernel. A call costs one launch (two with the output's memset) and no
+// host-device synchronization.
+#pragma once
+
+#include <onchip/detail/error.cuh>
+#include <onchip/detail/histogram/job.cuh>
+#include <onchip/detail/histogram/plan.cuh>
+#include <onchip/detail/histogram/validate.cuh>
+#include <onchip/detail/smem/launch.cuh>
+#include <onchip/histogram.cuh>
+
+#if defined(__CUDACC__)
+#  include <onchip/detail/histogram/byte_kernels.cuh>
+#  include <onchip/detail/histogram/kernels.cuh>
+#endif
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+
+namespace onchip::detail {
+
+/**
+ * Benchmarks and tests: while an override is alive, the device-wide histogram calls of this host thread use
+ * `path` (a call that path cannot serve fails with cudaErrorInvalidValue). A run-time switch, so translation
+ * units that differ in it cannot disagree about any inline function.
+ */
+class histogram_path_override {
+ public:
+  explicit histogram_path_override(histogram_path path) : previous_(current()) { current() = path; }
+  ~histogram_path_override() { current() = previous_; }
+  histogram_path_override(const histogram_path_override&) = delete;
+  histogram_path_override& operator=(const histogram_path_override&) = delete;
+  /// The path this thread's calls use (automatic: the plan chooses).
+  static histogram_path& current() {
+    thread_local histogram_path path = histogram_path::automatic;
+    return path;
+  }
+
+ private:
+  histogram_path previous_;
+};
+
+inline constexpr int max_cached_devices = 64;
+/// Dynamic shared memory every device allows a kernel without opting in.
+inline constexpr cuda::std::size_t default_dynamic_smem = 48 * 1024;
+
+inline cudaError_t query_device_limits(int device, device_limits& d) {
+  const cudaDeviceAttr attributes[] = {
+      cudaDevAttrComputeCapabilityMajor,       cudaDevAttrComputeCapabilityMinor,
+      cudaDevAttrMultiProcessorCount,          cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+      cudaDevAttrMaxSharedMemoryPerBlockOptin, cudaDevAttrReservedSharedMemoryPerBlock,
+      cudaDevAttrMaxThreadsPerMultiProcessor,  cudaDevAttrMaxBlocksPerMultiprocessor,
+      cudaDevAttrMaxRegistersPerMultiprocessor};
+  int v[sizeof attributes / sizeof attributes[0]] = {};
+  for (unsigned i = 0; i < sizeof attributes / sizeof attributes[0]; ++i) {
+    if (cudaError_t e = cudaDeviceGetAttribute(&v[i], attributes[i], device); e != cudaSuccess) { return e; }
+  }
+  d = {v[0] * 10 + v[1], v[2], static_cast<cuda::std::size_t>(v[3]), static_cast<cuda::std::size_t>(v[4]),
+       static_cast<cuda::std::size_t>(v[5]), v[6], v[7], v[8]};
+  return cudaSuccess;
+}
+
+/// The current device and its limits, queried once per device (thread-safe; later calls read a cache).
+inline cudaError_t current_device_limits(int& device, device_limits& out, const char* who) {
+  if (cudaError_t e = cuda_call(cudaGetDevice(&device), who); e != cudaSuccess) { return e; }
+  if (device < 0 || device >= max_cached_devices) { return cuda_call(query_device_limits(device, out), who); }
+  static std::atomic<bool> known[max_cached_devices];
+  static device_limits cache[max_cached_devices];
+  if (!known[device].load(std::memory_order_acquire)) {
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!known[device].load(std::memory_order_relaxed)) {
+      if (cudaError_t e = cuda_call(query_device_limits(device, cache[device]), who); e != cudaSuccess) { return e; }
+      known[device].store(true, std::memory_order_release);
+    }
+  }
+  out = cache[device];
+  return cudaSuccess;
+}
+
+/// Zeroes the outputs with memsets (segments: every segment's histogram).
+template <class Job>
+cudaError_t clear_outputs(const Job& job, cudaStream_t stream, const char* who) {
+  const cuda::std::size_t copies = Job::segmented ? job.rows : 1;
+  for (int a = 0; a < Job::active; ++a) {
+    const auto bins = static_cast<cuda::std::size_t>(job.offset[a + 1] - job.offset[a]) * copies;
+    if (cudaError_t e = cuda_call(cudaMemsetAsync(job.hist[a], 0, bins * sizeof(*job.hist[a]), stream), who);
+        e != cudaSuccess) {
+      return e;
+    }
+  }
+  return cudaSuccess;
+}
+
+inline std::string unplanned_message(const histogram_call& call, const device_limits& d) {
+  const histogram_path forced = histogram_path_override::current();
+  if (forced != histogram_path::automatic) {
+    return std::string("the forced kernel path ") + path_name(forced) + " cannot serve this call on this device";
+  }
+  return "the levels (" + std::to_string(call.total_bins() + call.active) + " in all, " +
+         std::to_string(call.level_bytes) + " bytes each) do not fit in the " +
+         std::to_string(d.smem_per_block_optin) + " bytes of shared memory a block can have on this device";
+}
+
+#if defined(__CUDACC__)
+/// Lets `Kernel` use the device's whole opt-in shared memory, once per device (cudaFuncSetAttribute is slow and
+/// not thread-safe).
+template <auto Kernel>
+cudaError_t allow_dynamic_smem(int device, const device_limits& d, const char* who) {
+  static std::atomic<bool> done[max_cached_devices];
+  const bool cached = device >= 0 && device < max_cached_devices;
+  if (cached && done[device].load(std::memory_order_acquire)) { return cudaSuccess; }
+  std::lock_guard<std::mutex> lock(smem_attribute_mutex());
+  if (cudaError_t e = cuda_call(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                     static_cast<int>(d.smem_per_block_optin)),
+                                who);
+      e != cudaSuccess) {
+    return e;
+  }
+  if (cached) { done[device].store(true, std::memory_order_release); }
+  return cudaSuccess;
+}
+
+template <auto Kernel, class Job>
+cudaError_t launch_kernel(const Job& job, const launch_plan& p, const kernel_args& args, int device,
+                          const device_limits& d, cudaStream_t stream, const char* who) {
+  if (p.smem_bytes > default_dynamic_smem) {
+    if (cudaError_t e = allow_dynamic_smem<Kernel>(device, d, who); e != cudaSuccess) { return e; }
+  }
+  Kernel<<<p.grid, p.threads, p.smem_bytes, stream>>>(job, args);
+  return cuda_call(cudaGetLastError(), who);
+}
+
+/// Launches the planned path's kernel: one row per path of the plan's table.
+template <class Job>
+cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_args& args, int device,
+                           const device_limits& d, cudaStream_t stream, const char* who) {
+  using counter_t = typename Job::counter_t;
+  constexpr kernel_shape shared = shape_v<histogram_path::shared_replicas, Job>;
+  constexpr kernel_shape packed = shape_v<histogram_path::shared_packed16, Job>;
+  constexpr kernel_shape global = shape_v<histogram_path::global_atomics, Job>;
+  constexpr bool bytes = byte_job_v<Job> && !Job::segmented;
+  switch (p.path) {
+    case histogram_path::byte_columns:
+      if constexpr (bytes && Job::channels == 1) {
+        return launch_kernel<byte_columns_kernel<Job>>(job, p, args, device, d, stream, who);
+      }
+      break;
+    case histogram_path::byte_replicas:
+      if constexpr (bytes && Job::channels > 1) {
+        return launch_kernel<byte_replicas_kernel<Job>>(job, p, args, device, d, stream, who);
+      }
+      break;
+    case histogram_path::shared_replicas:
+      return launch_kernel<shared_kernel<Job, counter_t, shared.threads, shared.blocks, shared.vectors>>(
+          job, p, args, device, d, stream, who);
+    case histogram_path::shared_packed16:
+      if constexpr (packable_job_v<Job>) {
+        return launch_kernel<shared_kernel<Job, cuda::std::uint16_t, packed.threads, packed.blocks, packed.vectors>>(
+            job, p, args, device, d, stream, who);
+      }
+      break;
+    case histogram_path::global_atomics:
+      return launch_kernel<global_kernel<Job, global.threads, global.blocks, global.vectors>>(job, p, args, device,
+                                                                                             d, stream, who);
+    default: break;
+  }
+  return invalid(who, std::string("no kernel of this call's type serves the path ") + path_name(p.path));
+}
+
+/// Every device-wide call after validation: plan, zero the output (memset, or the kernel itself), launch.
+template <class Job>
+cudaError_t run_job(const Job& job, const histogram_options& options, cudaStream_t stream, const char* who) {
+  const histogram_call call = describe(job, options.accumulate);
+  int device = 0;
+  device_limits limits{};
+  if (cudaError_t e = current_device_limits(device, limits, who); e != cudaSuccess) { return e; }
+  const launch_plan plan = plan_histogram(call, limits, histogram_path_override::current());
+  if (!plan.ok()) { return invalid(who, unplanned_message(call, limits)); }
+  const bool empty = !Job::segmented && call.input_bytes() == 0;
+  if (!options.accumulate && (empty || !plan.zero_in_kernel)) {
+    if (cudaError_t e = clear_outputs(job, stream, who); e != cudaSuccess) { return e; }
+  }
+  if (empty) { return succeed(); }
+  const kernel_args args{plan.walk, plan.replicas, plan.slices, plan.zero_in_kernel, call, options.ignored};
+  if (cudaError_t e = launch_planned(job, plan, args, device, limits, stream, who); e != cudaSuccess) { return e; }
+  return succeed();
+}
+#else
+template <class Job>
+cudaError_t run_job(const Job&, const histogram_options&, cudaStream_t, const char*) {
+  static_assert(sizeof(Job) == 0,
+                "onchip's device-wide histogram functions launch kernels: call them from a file compiled as CUDA "
+                "(a .cu file, or set_source_files_properties(<file> PROPERTIES LANGUAGE CUDA) in CMake)");
+  return cudaErrorInvalidValue;
+}
+#endif  // __CUDACC__
+
+}  // namespace onchip::detail

@@ -1,0 +1,271 @@
+// The launch plan of the device-wide histogram: from what a call is (histogram_call) and what the GPU offers
+// (device_limits) to which kernel runs, how (launch_plan). A pure host function, so the whole table of choices is
+// tested on the host for every architecture; the launch code only follows it.
+//
+// Preference, first that serves the call and fits the device wins:
+//   byte_columns     one channel of 1-byte integer samples, unweighted, not segmented: counts per value
+//   byte_replicas    several channels of 1-byte integer samples, unweighted, not segmented: counts per value
+//   shared_replicas  the bins (plus staged levels) fit in shared memory as 32- or 64-bit counters
+//   shared_packed16  one channel, unweighted 32-bit integer counters, not segmented: 16-bit shared counters
+//   global_atomics   anything else: one atomic per sample into the output, no shared counters
+#pragma once
+
+#include <onchip/detail/config.cuh>
+#include <onchip/detail/histogram/tuning.cuh>
+#include <onchip/smem.cuh>
+
+#include <cuda/std/cstddef>
+
+namespace onchip::detail {
+
+/// The kernels of the device-wide histogram (`automatic` asks the plan to choose).
+enum class histogram_path : unsigned char {
+  automatic,
+  byte_columns,
+  byte_replicas,
+  shared_replicas,
+  shared_packed16,
+  global_atomics,
+};
+
+/// How a kernel's blocks walk the input.
+enum class traversal : unsigned char {
+  whole_grid,     // each row (one for 1-D input) by the whole grid
+  block_per_row,  // many short rows: one block per row at a time
+  segment_slices, // segments cut into slices, one block per slice at a time, flushed per slice
+};
+
+inline constexpr int max_channels = 4;
+
+/// What a call is, as far as the plan cares.
+struct histogram_call {
+  int sample_bytes = 4;
+  bool byte_samples = false;  // 1-byte integers: the byte kernels count values and bin each value once
+  int channels = 1;
+  int active = 1;
+  int bins[max_channels] = {};  // per active channel (per segment when segmented)
+  int level_bytes = 0;          // range binners: bytes of one level staged in shared memory (else 0)
+  bool weighted = false;
+  int counter_bytes = 4;
+  bool counter_takes_packed16 = false;  // 32-bit integer counters (packed 16-bit shared counters carry into them)
+  long long segments = 0;               // segmented histograms: the number of segments (0: not segmented)
+  cuda::std::size_t row_samples = 0;    // samples per row (1-D input: all of them)
+  cuda::std::size_t rows = 1;
+  bool accumulate = false;
+
+  ONCHIP_HOST_DEVICE constexpr int total_bins() const {
+    int total = 0;
+ONCHIP_UNROLL
+    for (int a = 0; a < max_channels; ++a) { total += a < active ? bins[a] : 0; }  // constant indices
+    return total;
+  }
+  ONCHIP_HOST_DEVICE constexpr cuda::std::size_t input_bytes() const {
+    return row_samples * rows * static_cast<cuda::std::size_t>(sample_bytes);
+  }
+  ONCHIP_HOST_DEVICE constexpr cuda::std::size_t output_bytes() const {
+    const auto per = static_cast<cuda::std::size_t>(total_bins()) * static_cast<cuda::std::size_t>(counter_bytes);
+    return segments > 0 ? per * static_cast<cuda::std::size_t>(segments) : per;
+  }
+};
+
+/// What the GPU offers (cudaDeviceGetAttribute), queried once per device.
+struct device_limits {
+  int arch = 0;  // compute capability x 10
+  int sms = 0;
+  cuda::std::size_t smem_per_sm = 0;
+  cuda::std::size_t smem_per_block_optin = 0;
+  cuda::std::size_t smem_reserved_per_block = 0;
+  int max_threads_per_sm = 0;
+  int max_blocks_per_sm = 0;
+  int regs_per_sm = 0;
+};
+
+/// Which kernel runs, and how.
+struct launch_plan {
+  histogram_path path = histogram_path::automatic;  // automatic: nothing serves the call
+  traversal walk = traversal::whole_grid;
+  int threads = 0;        // per block
+  int blocks_per_sm = 0;  // resident blocks the plan counts on (launch bounds keep the registers within it)
+  int replicas = 0;       // interleaved copies of the shared counters (1 for single-copy paths, 0 for global)
+  int vectors = 0;        // 16-byte vectors in flight per thread
+  int grid = 0;
+  int slices = 1;         // segments: slices per segment
+  cuda::std::size_t smem_bytes = 0;
+  bool zero_in_kernel = false;  // the kernel zeroes the output (single block, small output): no memset
+  ONCHIP_HOST_DEVICE constexpr bool ok() const { return path != histogram_path::automatic; }
+};
+
+/// Threads, intended blocks per SM and vectors in flight of a path's kernel for a call (compile-time facts of
+/// the call only, so kernels take the same numbers as template arguments).
+struct kernel_shape {
+  int threads;
+  int blocks;
+  int vectors;
+};
+
+ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner) {
+  switch (path) {
+    case histogram_path::byte_columns:
+      return {tuning::byte_column_threads, tuning::byte_column_blocks, tuning::byte_column_vectors};
+    case histogram_path::byte_replicas:
+      return {tuning::byte_replica_threads, tuning::byte_replica_blocks, tuning::byte_replica_vectors};
+    case histogram_path::shared_replicas:
+      return {tuning::shared_threads, tuning::shared_blocks, tuning::sample_vectors(sample_bytes)};
+    case histogram_path::shared_packed16:
+      return {tuning::packed16_threads(range_binner, sample_bytes), tuning::packed16_blocks,
+              tuning::sample_vectors(sample_bytes)};
+    default:
+      return {tuning::global_threads, tuning::global_blocks, tuning::sample_vectors(sample_bytes)};
+  }
+}
+
+/// The byte-addressed pieces of a shared layout, as the device carves them.
+struct shared_spans {
+  unsigned char* levels[max_channels];
+  unsigned char* counters;
+  unsigned long long* totals;
+};
+
+/**
+ * Shared memory of every histogram kernel: levels staged per active channel (range binners), then `replicas`
+ * copies of `words` counter words (bins and one spare for samples in no bin), then `totals` 64-bit totals. The host
+ * measures it from the call; the device carves it from the same call, so the two cannot disagree.
+ */
+struct shared_layout {
+  histogram_call call;
+  int replicas;
+  int word_bytes;
+  int words;
+  int totals;
+  ONCHIP_HOST_DEVICE shared_spans operator()(carver& c) const {
+    shared_spans s{};
+ONCHIP_UNROLL
+    for (int a = 0; a < max_channels; ++a) {  // constant indices: nothing in local memory
+      const bool staged = a < call.active && call.level_bytes > 0;
+      const auto bytes = staged ? static_cast<cuda::std::size_t>(call.bins[a] + 1) * call.level_bytes : 0;
+      s.levels[a] = c.take_aligned<8, unsigned char>(bytes).data();
+    }
+    s.counters = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(replicas) * words * word_bytes).data();
+    s.totals = c.take<unsigned long long>(static_cast<cuda::std::size_t>(totals)).data();
+    return s;
+  }
+};
+
+/// The layout of `path` for `call` with `replicas` copies.
+ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const histogram_call& call, int replicas) {
+  const int bins = call.total_bins();
+  histogram_call unstaged = call;  // the byte kernels bin each value once, reading levels from global memory
+  unstaged.level_bytes = 0;
+  switch (path) {
+    case histogram_path::byte_columns:  // 256 values x one 16-bit counter per thread, then 64-bit totals
+      return {unstaged, 1, 2, 256 * tuning::byte_column_threads, 256};
+    case histogram_path::byte_replicas:
+      return {unstaged, replicas, 4, call.active * 256, 0};
+    case histogram_path::shared_replicas:
+      return {call, replicas, call.counter_bytes, bins + 1, 0};
+    case histogram_path::shared_packed16:
+      return {call, 1, 4, (bins + 1) / 2 + 1, 0};
+    default:  // staged levels only
+      return {call, 0, 4, 0, 0};
+  }
+}
+
+ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_call& c) {
+  const bool bytes = c.byte_samples && !c.weighted && c.segments == 0;
+  switch (path) {
+    case histogram_path::byte_columns: return bytes && c.channels == 1;
+    case histogram_path::byte_replicas: return bytes && c.channels > 1;
+    case histogram_path::shared_packed16:
+      return c.active == 1 && !c.weighted && c.counter_takes_packed16 && c.segments == 0;
+    case histogram_path::shared_replicas:
+    case histogram_path::global_atomics: return true;
+    default: return false;
+  }
+}
+
+ONCHIP_HOST_DEVICE constexpr bool replicated(histogram_path path) {
+  return path == histogram_path::byte_replicas || path == histogram_path::shared_replicas;
+}
+
+/**
+ * Sizes `path` for the device: the most blocks per SM up to the intended number whose shared budget holds one
+ * copy, then the most interleaved copies (a power of two, up to one per lane) within that budget. Many segments
+ * keep one copy: each slice zeroes and flushes its copies. Returns a plan without grid, or !ok() if it cannot fit.
+ */
+ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_call& c, const device_limits& d) {
+  const kernel_shape shape = shape_of(path, c.sample_bytes, c.level_bytes > 0);
+  int blocks = shape.blocks;
+  blocks = blocks < d.max_threads_per_sm / shape.threads ? blocks : d.max_threads_per_sm / shape.threads;
+  blocks = blocks < d.max_blocks_per_sm ? blocks : d.max_blocks_per_sm;
+  for (; blocks >= 1; --blocks) {
+    const cuda::std::size_t share = d.smem_per_sm / blocks;
+    cuda::std::size_t budget = share > d.smem_reserved_per_block ? share - d.smem_reserved_per_block : 0;
+    budget = budget < d.smem_per_block_optin ? budget : d.smem_per_block_optin;
+    const int first = path == histogram_path::global_atomics ? 0 : 1;
+    if (smem_bytes(layout_of(path, c, first)) > budget) { continue; }
+    int replicas = first;
+    const bool many_segments = c.segments >= static_cast<long long>(d.sms) * blocks;
+    while (replicated(path) && !many_segments && replicas < tuning::max_replicas &&
+           smem_bytes(layout_of(path, c, 2 * replicas)) <= budget) {
+      replicas *= 2;
+    }
+    launch_plan p{};
+    p.path = path;
+    p.threads = shape.threads;
+    p.blocks_per_sm = blocks;
+    p.replicas = replicas;
+    p.vectors = shape.vectors;
+    p.smem_bytes = smem_bytes(layout_of(path, c, replicas));
+    return p;
+  }
+  return {};
+}
+
+/// The grid and traversal of a fitted plan: small inputs get fewer blocks (each must be worth its fixed cost).
+ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_call& c, const device_limits& d) {
+  const long long resident = static_cast<long long>(d.sms) * p.blocks_per_sm;
+  long long grid = resident;
+  if (c.segments > 0) {
+    p.walk = traversal::segment_slices;
+    p.slices = resident / c.segments > 1 ? static_cast<int>(resident / c.segments) : 1;
+  } else if (c.rows == 1 || c.row_samples >= static_cast<cuda::std::size_t>(resident * p.threads *
+                                                                             tuning::whole_grid_samples_per_thread)) {
+    p.walk = traversal::whole_grid;
+    const auto wanted = (c.input_bytes() + tuning::min_bytes_per_block - 1) / tuning::min_bytes_per_block;
+    grid = wanted < static_cast<cuda::std::size_t>(resident) ? static_cast<long long>(wanted) : resident;
+  } else {
+    p.walk = traversal::block_per_row;
+    grid = c.rows < static_cast<cuda::std::size_t>(resident) ? static_cast<long long>(c.rows) : resident;
+  }
+  p.grid = grid > 1 ? static_cast<int>(grid) : 1;
+  p.zero_in_kernel = !c.accumulate && p.grid == 1 && c.output_bytes() <= tuning::in_kernel_zero_bytes;
+  return p;
+}
+
+/// The plan for `call` on `device`; `only` forces one path (!ok() if that path cannot serve the call there).
+ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(const histogram_call& call, const device_limits& device,
+                                                     histogram_path only = histogram_path::automatic) {
+  constexpr histogram_path order[] = {histogram_path::byte_columns, histogram_path::byte_replicas,
+                                      histogram_path::shared_replicas, histogram_path::shared_packed16,
+                                      histogram_path::global_atomics};
+  for (histogram_path path : order) {
+    if ((only != histogram_path::automatic && path != only) || !serves(path, call)) { continue; }
+    const launch_plan p = fit(path, call, device);
+    if (p.ok()) { return shape_grid(p, call, device); }
+  }
+  return {};
+}
+
+/// A path's name, as the docs and error messages use it.
+ONCHIP_HOST_DEVICE constexpr const char* path_name(histogram_path path) {
+  switch (path) {
+    case histogram_path::byte_columns: return "byte_columns";
+    case histogram_path::byte_replicas: return "byte_replicas";
+    case histogram_path::shared_replicas: return "shared_replicas";
+    case histogram_path::shared_packed16: return "shared_packed16";
+    case histogram_path::global_atomics: return "global_atomics";
+    default: return "automatic";
+  }
+}
+
+}  // namespace onchip::detail

@@ -1,0 +1,66 @@
+// Every number the histogram's launch plan uses, with the reason for it and where it was measured. Budgets that
+// depend on the GPU (shared memory per block, blocks per SM, grid size) are derived in plan.cuh from the device's
+// real limits; what is here holds on every architecture from sm_75 to sm_90.
+#pragma once
+
+#include <onchip/detail/config.cuh>
+
+#include <cuda/std/cstddef>
+
+namespace onchip::detail::tuning {
+
+// --- Byte columns: one channel of 1-byte samples, counted per value in lane-owned 16-bit columns. --------------
+/// 256 values x 2 bytes x 128 threads = 64 KiB of columns; 128 threads flush two values each.
+inline constexpr int byte_column_threads = 128;
+/// Intended blocks per SM: three blocks of 66 KiB fit the H200's 228 KB per SM (the configuration measured in
+/// bench/NOTES.md, 2026-11-29); smaller SMs get fewer.
+inline constexpr int byte_column_blocks = 3;
+/// 16-byte vectors in flight per thread: a block of 128 threads needs many loads outstanding to cover latency.
+inline constexpr int byte_column_vectors = 8;
+/// A column counter is moved to the block's 64-bit totals before 16 more increments could wrap it.
+inline constexpr unsigned byte_column_limit = 65535u - 16u;
+
+// --- Byte replicas: several interleaved channels of 1-byte samples (e.g. RGBA). ---------------------------------
+inline constexpr int byte_replica_threads = 256;
+/// 70 registers per thread on sm_90 (2026-11-29): three blocks of 256 fit the register file.
+inline constexpr int byte_replica_blocks = 3;
+inline constexpr int byte_replica_vectors = 4;
+
+// --- Shared replicas: interleaved 32- or 64-bit copies of the bins in shared memory. --------------------------
+inline constexpr int shared_threads = 512;
+/// 56-64 registers per thread on sm_90: two blocks of 512 threads fill the register file.
+inline constexpr int shared_blocks = 2;
+/// One copy per lane at most: with 32, no two lanes of a warp ever add to one word or one bank.
+inline constexpr int max_replicas = 32;
+/// 16-byte vectors in flight per thread: 4 for samples of 4 bytes or more, 2 for narrower ones (which already
+/// hold 8 or 16 samples a vector). Measured on the H200, f32 and u16 (2026-11-29).
+ONCHIP_HOST_DEVICE constexpr int sample_vectors(int sample_bytes) { return sample_bytes >= 4 ? 4 : 2; }
+
+// --- block_histogram (the block primitive). -------------------------------------------------------------------
+/// Its per-warp replicas together stay within this, so it leaves room for the caller's own shared arrays.
+inline constexpr cuda::std::size_t block_replica_bytes = 32 * 1024;
+
+// --- Packed 16-bit shared counters: one copy of the bins at half the size, carrying into the output. ----------
+/// Returning atomics (needed to see carries) have long latency: 1024 threads hide it where registers allow;
+/// range binners (a staged binary search) and 8-byte samples need more registers per thread.
+ONCHIP_HOST_DEVICE constexpr int packed16_threads(bool range_binner, int sample_bytes) {
+  return range_binner ? 256 : sample_bytes <= 4 ? 1024 : 512;
+}
+inline constexpr int packed16_blocks = 1;
+
+// --- Global atomics: bins beyond shared memory, one atomic per sample into the output. ------------------------
+inline constexpr int global_threads = 256;
+/// 48-72 registers per thread on sm_90: three blocks of 256 threads fit the register file.
+inline constexpr int global_blocks = 3;
+
+// --- Grid shape. -----------------------------------------------------------------------------------------------
+/// A row runs on the whole grid when it holds at least this many samples per resident thread (shorter rows:
+/// one block per row, so each block streams whole rows).
+inline constexpr int whole_grid_samples_per_thread = 4;
+/// Input bytes a block should have before another block is worth its fixed cost (zeroing and flushing its
+/// counters: a few microseconds on the H200 at 1024 bins, while an SM reads 64 KiB in about two).
+inline constexpr cuda::std::size_t min_bytes_per_block = 64 * 1024;
+/// A single-block launch zeroes an output of at most this many bytes itself, saving the memset's launch.
+inline constexpr cuda::std::size_t in_kernel_zero_bytes = 64 * 1024;
+
+}  // namespace onchip::detail::tuning

@@ -1,0 +1,186 @@
+// The launch plan on a real GPU: every kernel path, forced, gives the host reference's histogram; the plan's
+// blocks per SM are resident; the cached device limits are the device's; calls from many host threads at once;
+// small inputs whose single block zeroes the output; many small segments.
+#include <onchip/histogram.cuh>
+
+#include <thread>
+#include <vector>
+
+#include "histogram_common.cuh"
+
+using hist_test::distribution;
+using onchip::detail::histogram_path;
+
+namespace {
+
+template <class S>
+std::vector<double> reference_counts(const std::vector<S>& samples, int lo, int hi, int bins) {
+  std::vector<double> expected(bins, 0.0);
+  for (const S& s : samples) {
+    const int b = hist_test::reference_even(s, lo, hi, bins);
+    if (b >= 0) { expected[b] += 1; }
+  }
+  return expected;
+}
+
+template <class S>
+void check_paths(const std::vector<S>& host, int bins, int lo, int hi, std::initializer_list<histogram_path> paths) {
+  hist_test::device_samples<S> in(host, sizeof(S));  // misaligned by one sample
+  const auto expected = reference_counts(host, lo, hi, bins);
+  for (histogram_path path : paths) {
+    INFO("path " << onchip::detail::path_name(path));
+    const onchip::detail::histogram_path_override force(path);
+    hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
+    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, host.size(), hist.buffer.data(), bins, lo, hi));
+    hist_test::require_equal(hist.get(), expected);
+  }
+}
+
+}  // namespace
+
+ONCHIP_GPU_TEST_CASE("every kernel path, forced, gives the reference histogram") {
+  using P = histogram_path;
+  for (distribution d : {distribution::uniform, distribution::degenerate, distribution::skewed}) {
+    INFO(hist_test::name(d));
+    const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 5);
+    check_paths(hist_test::make_samples<std::uint8_t>(n, 0, 256, d, 7), 256, 0, 256,
+                {P::byte_columns, P::shared_replicas, P::shared_packed16, P::global_atomics});
+    check_paths(hist_test::make_samples<std::int8_t>(n, -128, 128, d, 8), 100, -100, 100,
+                {P::byte_columns, P::shared_replicas, P::global_atomics});
+    check_paths(hist_test::make_samples<std::uint16_t>(n, 0, 65536, d, 9), 1024, 0, 65536,
+                {P::shared_replicas, P::shared_packed16, P::global_atomics});
+  }
+  // 16-bit shared counters past 65535 in one block: 2^24 equal samples over at most a few hundred blocks.
+  const std::size_t many = hist_test::sized(std::size_t{1} << 24);
+  check_paths(hist_test::make_samples<std::uint16_t>(many, 0, 65536, distribution::degenerate, 10), 4096, 0, 65536,
+              {P::shared_packed16});
+}
+
+ONCHIP_GPU_TEST_CASE("a forced path that cannot serve the call is refused with a message") {
+  hist_test::device_samples<float> in(std::vector<float>(100, 0.5f), 0);
+  hist_test::device_hist<unsigned> hist(10);
+  const onchip::detail::histogram_path_override force(histogram_path::byte_columns);
+  CHECK(onchip::histogram_even(in.data, 100, hist.buffer.data(), 10, 0.0f, 1.0f) == cudaErrorInvalidValue);
+  CHECK(std::string(onchip::last_error_message()).find("byte_columns cannot serve this call") != std::string::npos);
+}
+
+ONCHIP_GPU_TEST_CASE("the cached device limits are the device's, and planned blocks are resident") {
+  int device = 0;
+  onchip::detail::device_limits limits{};
+  ONCHIP_CUDA_REQUIRE(onchip::detail::current_device_limits(device, limits, "test"));
+  cudaDeviceProp prop{};
+  ONCHIP_CUDA_REQUIRE(cudaGetDeviceProperties(&prop, device));
+  CHECK(limits.sms == prop.multiProcessorCount);
+  CHECK(limits.arch == prop.major * 10 + prop.minor);
+  CHECK(limits.smem_per_block_optin == prop.sharedMemPerBlockOptin);
+  CHECK(limits.smem_per_sm == prop.sharedMemPerMultiprocessor);
+  CHECK(limits.max_threads_per_sm == prop.maxThreadsPerMultiProcessor);
+  CHECK(limits.regs_per_sm == prop.regsPerMultiprocessor);
+  // The shared-replica kernel of f32 / 1024 bins and the byte kernel: the occupancy calculator agrees.
+  using namespace onchip::detail;
+  using f32_job = histogram_job<1, 1, float, no_weights, plain_binners<1, onchip::bin_even<float>>, unsigned>;
+  using u8_job = histogram_job<1, 1, std::uint8_t, no_weights, plain_binners<1, onchip::bin_even<int>>, unsigned>;
+  f32_job f{};
+  f.offset[1] = 1024;
+  f.row_samples = std::size_t{1} << 28;
+  f.rows = 1;
+  const launch_plan fp = plan_histogram(describe(f, false), limits);
+  [[maybe_unused]] constexpr kernel_shape s = shape_v<histogram_path::shared_replicas, f32_job>;
+  constexpr auto shared = shared_kernel<f32_job, unsigned, s.threads, s.blocks, s.vectors>;
+  ONCHIP_CUDA_REQUIRE((allow_dynamic_smem<shared>(device, limits, "test")));
+  int resident = 0;
+  ONCHIP_CUDA_REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, shared, fp.threads, fp.smem_bytes));
+  CHECK(fp.path == histogram_path::shared_replicas);
+  CHECK(resident >= fp.blocks_per_sm);
+  u8_job u{};
+  u.offset[1] = 256;
+  u.row_samples = std::size_t{1} << 28;
+  u.rows = 1;
+  const launch_plan up = plan_histogram(describe(u, false), limits);
+  if (up.path == histogram_path::byte_columns) {
+    ONCHIP_CUDA_REQUIRE(allow_dynamic_smem<byte_columns_kernel<u8_job>>(device, limits, "test"));
+    ONCHIP_CUDA_REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, byte_columns_kernel<u8_job>,
+                                                                      up.threads, up.smem_bytes));
+    CHECK(resident >= up.blocks_per_sm);
+  }
+}
+
+ONCHIP_GPU_TEST_CASE("calls from eight host threads at once, each on its own stream") {
+  const auto host = hist_test::make_samples<float>(hist_test::sized(1 << 20), 0.0, 1.0, distribution::uniform, 21);
+  hist_test::device_samples<float> in(host, 0);
+  std::vector<double> expected(1000, 0.0);
+  for (float x : host) {
+    const int b = hist_test::reference_even(x, 0.0f, 1.0f, 1000);
+    if (b >= 0) { expected[b] += 1; }
+  }
+  std::vector<hist_test::device_hist<unsigned>> hists;
+  for (int t = 0; t < 8; ++t) { hists.emplace_back(1000); }
+  std::vector<cudaError_t> results(8, cudaErrorUnknown);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      cudaStream_t stream = nullptr;
+      results[t] = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+      for (int k = 0; k < 20 && results[t] == cudaSuccess; ++k) {
+        results[t] = onchip::histogram_even(in.data, host.size(), hists[t].buffer.data(), 1000, 0.0f, 1.0f, stream);
+      }
+      if (results[t] == cudaSuccess) { results[t] = cudaStreamSynchronize(stream); }
+      cudaStreamDestroy(stream);
+    });
+  }
+  for (auto& t : threads) { t.join(); }
+  for (int t = 0; t < 8; ++t) {
+    ONCHIP_CUDA_REQUIRE(results[t]);
+    hist_test::require_equal(hists[t].get(), expected);
+  }
+}
+
+ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accumulates, or leaves a big one to a memset") {
+  for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{100}, std::size_t{4096}, std::size_t{16411}}) {
+    INFO("n " << n);
+    const auto host = hist_test::make_samples<float>(n, 0.0, 1.0, distribution::uniform, static_cast<unsigned>(n));
+    hist_test::device_samples<float> in(host, 4);
+    for (int bins : {1, 300, 100000}) {  // 100000 bins: 400 KB of output, more than a block zeroes
+      INFO("bins " << bins);
+      hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
+      ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), bins, 0.0f, 1.0f));
+      std::vector<double> expected(bins, 0.0);
+      for (float x : host) {
+        const int b = hist_test::reference_even(x, 0.0f, 1.0f, bins);
+        if (b >= 0) { expected[b] += 1; }
+      }
+      hist_test::require_equal(hist.get(), expected);
+      onchip::histogram_options add;
+      add.accumulate = true;
+      ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), bins, 0.0f, 1.0f, nullptr, add));
+      for (auto& e : expected) { e *= 2; }
+      hist_test::require_equal(hist.get(), expected);
+    }
+  }
+}
+
+ONCHIP_GPU_TEST_CASE("many small segments of bytes and of 16-bit samples, empty ones among them") {
+  const int segments = 20000;
+  std::mt19937 rng(77);
+  std::vector<long long> offsets(segments + 1, 0);
+  for (int s = 0; s < segments; ++s) { offsets[s + 1] = offsets[s] + (s % 5 == 0 ? 0 : rng() % 300); }
+  const auto n = static_cast<std::size_t>(offsets.back());
+  onchip_test::device_buffer<long long> d_offsets(offsets.size());
+  ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_offsets.data(), offsets.data(), offsets.size() * sizeof(long long), cudaMemcpyHostToDevice));
+  auto check = [&](const auto& samples, int bins, int lo, int hi) {
+    using S = typename std::decay_t<decltype(samples)>::value_type;
+    hist_test::device_samples<S> in(samples, 0);
+    hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins) * segments);
+    ONCHIP_CUDA_REQUIRE(onchip::segmented_histogram_even(in.data, d_offsets.data(), segments, hist.buffer.data(), bins, lo, hi));
+    std::vector<double> expected(static_cast<std::size_t>(bins) * segments, 0.0);
+    for (int s = 0; s < segments; ++s) {
+      for (long long i = offsets[s]; i < offsets[s + 1]; ++i) {
+        const int b = hist_test::reference_even(samples[i], lo, hi, bins);
+        if (b >= 0) { expected[static_cast<std::size_t>(s) * bins + b] += 1; }
+      }
+    }
+    hist_test::require_equal(hist.get(), expected);
+  };
+  check(hist_test::make_samples<std::uint8_t>(n, 0, 256, distribution::uniform, 3), 256, 0, 256);
+  check(hist_test::make_samples<std::uint16_t>(n, 0, 65536, distribution::skewed, 4), 64, 0, 65536);
+}

@@ -1,0 +1,315 @@
+// The device-wide histogram's launch plan as a table, on the host, for five architectures' limits: every plan fits
+// the device it was made for, follows the documented precedence, launches the kernel with the threads the kernel
+// is compiled for, and README.md's table of paths is the plan's own.
+#include <onchip/histogram.cuh>
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using onchip::detail::device_limits;
+using onchip::detail::histogram_call;
+using onchip::detail::histogram_path;
+using onchip::detail::launch_plan;
+using onchip::detail::plan_histogram;
+
+struct gpu {
+  const char* name;
+  device_limits limits;
+};
+
+// cudaDeviceGetAttribute's values for one GPU of each architecture (CUDA Programming Guide, compute capability
+// tables): arch, SMs, shared memory per SM, opt-in per block, reserved per block, threads, blocks and registers per SM.
+const gpu gpus[] = {
+    {"T4 (sm_75)", {75, 40, 65536, 65536, 0, 1024, 16, 65536}},
+    {"A100 (sm_80)", {80, 108, 167936, 166912, 1024, 2048, 32, 65536}},
+    {"RTX 3090 (sm_86)", {86, 82, 102400, 101376, 1024, 1536, 16, 65536}},
+    {"RTX 4090 (sm_89)", {89, 128, 102400, 101376, 1024, 1536, 24, 65536}},
+    {"H200 (sm_90)", {90, 132, 233472, 232448, 1024, 2048, 32, 65536}},
+};
+const device_limits& h200 = gpus[4].limits;
+const device_limits& a100 = gpus[1].limits;
+
+histogram_call call_of(int sample_bytes, bool integer, int bins, int counter_bytes = 4, bool counter_int32 = true) {
+  histogram_call c{};
+  c.sample_bytes = sample_bytes;
+  c.byte_samples = integer && sample_bytes == 1;
+  c.bins[0] = bins;
+  c.counter_bytes = counter_bytes;
+  c.counter_takes_packed16 = counter_int32;
+  c.row_samples = std::size_t{1} << 28;
+  return c;
+}
+
+constexpr histogram_path order[] = {histogram_path::byte_columns, histogram_path::byte_replicas,
+                                    histogram_path::shared_replicas, histogram_path::shared_packed16,
+                                    histogram_path::global_atomics};
+
+// Everything a plan must satisfy on `d`, whatever it chose.
+void check_plan(const histogram_call& c, const device_limits& d) {
+  const launch_plan p = plan_histogram(c, d);
+  REQUIRE(p.ok());
+  const auto shape = onchip::detail::shape_of(p.path, c.sample_bytes, c.level_bytes > 0);
+  CHECK(onchip::detail::serves(p.path, c));
+  CHECK(p.threads == shape.threads);              // the kernel's compiled block size
+  CHECK(p.blocks_per_sm >= 1);
+  CHECK(p.blocks_per_sm <= shape.blocks);         // launch bounds keep the registers of this many blocks
+  CHECK(p.threads * p.blocks_per_sm <= d.max_threads_per_sm);
+  CHECK(p.blocks_per_sm <= d.max_blocks_per_sm);
+  CHECK(p.smem_bytes <= d.smem_per_block_optin);
+  CHECK(p.blocks_per_sm * (p.smem_bytes + d.smem_reserved_per_block) <= d.smem_per_sm);
+  CHECK(p.smem_bytes == onchip::smem_bytes(onchip::detail::layout_of(p.path, c, p.replicas)));
+  CHECK(p.vectors == shape.vectors);
+  CHECK(p.grid >= 1);
+  CHECK(p.grid <= d.sms * p.blocks_per_sm);
+  if (p.path == histogram_path::shared_replicas || p.path == histogram_path::byte_replicas) {
+    CHECK(p.replicas >= 1);
+    CHECK(p.replicas <= 32);
+    CHECK((p.replicas & (p.replicas - 1)) == 0);
+  }
+  if (p.zero_in_kernel) {
+    CHECK(p.grid == 1);
+    CHECK_FALSE(c.accumulate);
+  }
+  CHECK((p.walk == onchip::detail::traversal::segment_slices) == (c.segments > 0));
+  for (histogram_path earlier : order) {  // precedence: each earlier path does not serve the call or cannot fit
+    if (earlier == p.path) { break; }
+    const bool earlier_fits = onchip::detail::serves(earlier, c) && onchip::detail::fit(earlier, c, d).ok();
+    CHECK_FALSE(earlier_fits);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every plan fits its device, for every sample size, bin count, channel set, weight and counter type") {
+  const int sample_sizes[] = {1, 2, 4, 8};
+  const int bin_counts[] = {1, 2, 10, 100, 256, 1000, 1024, 4096, 20000, 30000, 58111, 58112, 65536, 100000,
+                            1 << 20, 1 << 24, 1 << 30};
+  const int counter_sizes[] = {4, 8};
+  const std::size_t sizes[] = {0, 1, 4096, std::size_t{1} << 20, std::size_t{1} << 30};
+  int plans = 0;
+  for (const gpu& g : gpus) {
+    INFO(std::string(g.name));
+    for (int s : sample_sizes) {
+      for (int bins : bin_counts) {
+        for (int counter : counter_sizes) {
+          for (int channels : {1, 4}) {
+            for (bool weighted : {false, true}) {
+              for (std::size_t n : sizes) {
+                histogram_call c = call_of(s, true, bins, counter, counter == 4);
+                c.channels = channels;
+                c.active = channels == 4 ? 3 : 1;
+                for (int a = 0; a < c.active; ++a) { c.bins[a] = channels == 4 ? (bins > (1 << 28) ? 1 << 28 : bins) : bins; }
+                c.weighted = weighted;
+                c.row_samples = n;
+                INFO("sample bytes " << s << ", bins " << bins << ", counter bytes " << counter << ", channels "
+                                     << channels << ", weighted " << weighted << ", n " << n);
+                check_plan(c, g.limits);
+                ++plans;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  MESSAGE(plans << " plans checked");
+}
+
+TEST_CASE("range binning stages its levels while they fit, and says so when they do not") {
+  for (const gpu& g : gpus) {
+    INFO(std::string(g.name));
+    for (int levels : {2, 17, 1025, 4097, 16000, 20000}) {
+      histogram_call c = call_of(4, false, levels - 1);
+      c.level_bytes = 4;
+      if (std::size_t{4} * levels <= g.limits.smem_per_block_optin) {
+        check_plan(c, g.limits);
+      } else {
+        CHECK_FALSE(plan_histogram(c, g.limits).ok());
+      }
+    }
+    histogram_call huge = call_of(4, false, 100000);
+    huge.level_bytes = 4;  // 400 KB of levels: more than any block's shared memory
+    CHECK_FALSE(plan_histogram(huge, g.limits).ok());
+    huge.sample_bytes = 1;
+    huge.byte_samples = true;  // the byte kernels read levels from global memory once per value
+    if (g.limits.smem_per_block_optin >= 65536 + 2048) {
+      CHECK(plan_histogram(huge, g.limits).path == histogram_path::byte_columns);
+    }
+  }
+}
+
+TEST_CASE("segments and rows: segments are sliced, short rows get a block each, long rows the whole grid") {
+  for (const gpu& g : gpus) {
+    INFO(std::string(g.name));
+    for (long long segments : {1LL, 7LL, 1000LL, 1000000LL}) {
+      histogram_call c = call_of(2, true, 256);
+      c.segments = segments;
+      c.rows = static_cast<std::size_t>(segments);
+      c.row_samples = 0;
+      check_plan(c, g.limits);
+      const launch_plan p = plan_histogram(c, g.limits);
+      CHECK(p.path == histogram_path::shared_replicas);
+      CHECK(p.slices >= 1);
+      const bool slices_fill_grid = p.slices == 1 || p.slices * segments <= static_cast<long long>(p.grid);
+    CHECK(slices_fill_grid);
+      if (segments >= static_cast<long long>(g.limits.sms) * p.blocks_per_sm) { CHECK(p.replicas == 1); }
+    }
+    histogram_call rows = call_of(4, false, 1024);
+    rows.row_samples = 640;
+    rows.rows = 480;
+    check_plan(rows, g.limits);
+    CHECK(plan_histogram(rows, g.limits).walk == onchip::detail::traversal::block_per_row);
+    rows.row_samples = std::size_t{1} << 24;
+    CHECK(plan_histogram(rows, g.limits).walk == onchip::detail::traversal::whole_grid);
+  }
+}
+
+TEST_CASE("the paths each architecture gets, worked out by hand from its limits") {
+  // Bytes: 64 KiB of columns + 2 KiB of totals, three blocks in 228 KB on the H200, two in 164 KB on the A100,
+  // one in 100 KB on sm_86/89; sm_75 allows 64 KiB per block, so it counts bytes in shared replicas instead.
+  const histogram_call bytes = call_of(1, true, 256);
+  CHECK(plan_histogram(bytes, h200).path == histogram_path::byte_columns);
+  CHECK(plan_histogram(bytes, h200).blocks_per_sm == 3);
+  CHECK(plan_histogram(bytes, h200).smem_bytes == 65536 + 2048);
+  CHECK(plan_histogram(bytes, a100).blocks_per_sm == 2);
+  CHECK(plan_histogram(bytes, gpus[2].limits).blocks_per_sm == 1);
+  CHECK(plan_histogram(bytes, gpus[0].limits).path == histogram_path::shared_replicas);
+  // f32, 1024 bins: 1025 words a copy; two blocks of 512 threads leave 113 KiB a block on the H200: 16 copies.
+  CHECK(plan_histogram(call_of(4, false, 1024), h200).replicas == 16);
+  CHECK(plan_histogram(call_of(4, false, 1024), h200).blocks_per_sm == 2);
+  // 65536 bins of 32-bit counters: 256 KiB, too big for one block anywhere; 16-bit counters (128 KiB) fit the
+  // H200 and the A100 but not 99 KiB (sm_86/89) or 64 KiB (sm_75).
+  const histogram_call wide = call_of(2, true, 65536);
+  CHECK(plan_histogram(wide, h200).path == histogram_path::shared_packed16);
+  CHECK(plan_histogram(wide, a100).path == histogram_path::shared_packed16);
+  CHECK(plan_histogram(wide, gpus[2].limits).path == histogram_path::global_atomics);
+  CHECK(plan_histogram(wide, gpus[0].limits).path == histogram_path::global_atomics);
+  // 64-bit counters never pack; 2^20 bins fit nowhere.
+  CHECK(plan_histogram(call_of(2, true, 65536, 8, false), h200).path == histogram_path::global_atomics);
+  CHECK(plan_histogram(call_of(4, false, 1 << 20), h200).path == histogram_path::global_atomics);
+  // Small inputs: 4 KiB is one block that zeroes its own output; 1 MiB is 16 blocks of 64 KiB.
+  histogram_call small = call_of(4, false, 1024);
+  small.row_samples = 1024;
+  CHECK(plan_histogram(small, h200).grid == 1);
+  CHECK(plan_histogram(small, h200).zero_in_kernel);
+  small.accumulate = true;
+  CHECK_FALSE(plan_histogram(small, h200).zero_in_kernel);
+  small.row_samples = 262144;
+  CHECK(plan_histogram(small, h200).grid == 16);
+}
+
+TEST_CASE("a forced path is used where it serves the call, and refused where it does not") {
+  const histogram_call bytes = call_of(1, true, 256);
+  CHECK(plan_histogram(bytes, h200, histogram_path::shared_replicas).path == histogram_path::shared_replicas);
+  CHECK(plan_histogram(bytes, h200, histogram_path::global_atomics).path == histogram_path::global_atomics);
+  CHECK_FALSE(plan_histogram(call_of(4, false, 256), h200, histogram_path::byte_columns).ok());
+  CHECK_FALSE(plan_histogram(call_of(4, false, 1 << 20), h200, histogram_path::shared_replicas).ok());
+}
+
+namespace {
+
+// The plan as a job type describes it, so the typed kernels and the plan agree on threads.
+template <class Sample, class Counter, class Binners>
+void check_typed(int bins) {
+  using job_t = onchip::detail::histogram_job<1, 1, Sample, onchip::detail::no_weights, Binners, Counter>;
+  job_t job{};
+  job.offset[1] = bins;
+  job.row_samples = 1 << 20;
+  job.rows = 1;
+  const launch_plan p = plan_histogram(onchip::detail::describe(job, false), h200);
+  REQUIRE(p.ok());
+  int threads = 0;
+  switch (p.path) {
+    case histogram_path::byte_columns: threads = onchip::detail::tuning::byte_column_threads; break;
+    case histogram_path::shared_replicas:
+      threads = onchip::detail::shape_v<histogram_path::shared_replicas, job_t>.threads;
+      break;
+    case histogram_path::shared_packed16:
+      threads = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.threads;
+      break;
+    default: threads = onchip::detail::shape_v<histogram_path::global_atomics, job_t>.threads; break;
+  }
+  CHECK(p.threads == threads);
+}
+
+}  // namespace
+
+TEST_CASE("plans of typed jobs launch the threads their kernels are compiled for") {
+  using onchip::detail::plain_binners;
+  using onchip::detail::range_binners;
+  check_typed<std::uint8_t, unsigned, plain_binners<1, onchip::bin_even<int>>>(256);
+  check_typed<std::uint16_t, unsigned, plain_binners<1, onchip::bin_even<int>>>(65536);
+  check_typed<double, unsigned, plain_binners<1, onchip::bin_even<double>>>(65536);
+  check_typed<float, unsigned, range_binners<1, float>>(20000);
+  check_typed<float, unsigned long long, plain_binners<1, onchip::bin_even<float>>>(1 << 20);
+  check_typed<float, float, plain_binners<1, onchip::bin_even<float>>>(1000);
+}
+
+namespace {
+
+// README.md's table of paths: for each kind of call, the bin ranges each path serves on the H200 and the A100.
+std::string ranges(histogram_call c, const device_limits& d) {
+  std::ostringstream out;
+  int lo = 1;
+  while (lo <= (1 << 30)) {
+    c.bins[0] = lo;
+    const histogram_path path = plan_histogram(c, d).path;
+    int hi = lo;  // the last bin count with the same path (paths change monotonically with the bin count)
+    for (int step = 1 << 29; step > 0; step /= 2) {
+      if (hi + step <= (1 << 30)) {
+        c.bins[0] = hi + step;
+        if (plan_histogram(c, d).path == path) { hi += step; }
+      }
+    }
+    out << (lo == 1 ? "" : "; ") << lo << (hi == (1 << 30) ? "+" : "–" + std::to_string(hi)) << ": "
+        << (path == histogram_path::automatic ? "levels exceed shared memory" : onchip::detail::path_name(path));
+    if (hi == (1 << 30)) { break; }
+    lo = hi + 1;
+  }
+  return out.str();
+}
+
+std::string path_table() {
+  struct row {
+    const char* what;
+    histogram_call call;
+  };
+  histogram_call range = call_of(4, false, 1);
+  range.level_bytes = 4;
+  histogram_call weighted = call_of(4, false, 1, 4, false);
+  weighted.weighted = true;
+  const row rows[] = {
+      {"1-byte integers, one channel", call_of(1, true, 1)},
+      {"2-, 4- or 8-byte samples, 32-bit integer counters", call_of(4, false, 1)},
+      {"2-, 4- or 8-byte samples, 64-bit or floating counters", call_of(4, false, 1, 8, false)},
+      {"float samples, weighted, float counters", weighted},
+      {"float samples, range binning (float levels), 32-bit counters", range},
+  };
+  std::ostringstream out;
+  out << "| call | H200 (sm_90), bins: path | A100 (sm_80), bins: path |\n|---|---|---|\n";
+  for (const row& r : rows) { out << "| " << r.what << " | " << ranges(r.call, h200) << " | " << ranges(r.call, a100) << " |\n"; }
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("README.md's table of kernel paths is the plan's") {
+  std::ifstream file(ONCHIP_README);
+  REQUIRE(file.good());
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string readme = text.str(), begin = "<!-- plan-table -->\n", end = "<!-- /plan-table -->";
+  const auto a = readme.find(begin), b = readme.find(end);
+  REQUIRE(a != std::string::npos);
+  REQUIRE(b != std::string::npos);
+  const std::string table = path_table();
+  INFO("the plan's table, to paste between the markers:\n" << table);
+  CHECK(readme.substr(a + begin.size(), b - a - begin.size()) == table);
+}
