@@ -308,13 +308,35 @@ void segmented_case(context& c, int segments) {
   BENCH_CHECK(cudaFree(d_offsets));
 }
 
+__global__ void empty_kernel() {}
+
+// What any call costs at least, timed the same way: one launch of an empty kernel, and a memset before it.
+void latency_floor(context& c, bench::table& t) {
+  bench::options calls = c.o;
+  calls.runs = 200;
+  calls.warmups = 5;
+  const double launch_us = 1000 * bench::median_ms(calls, [] { empty_kernel<<<1, 32>>>(); }, true);
+  const double memset_us = 1000 * bench::median_ms(calls, [&] {
+    BENCH_CHECK(cudaMemsetAsync(c.scratch, 0, sizeof(unsigned)));
+    empty_kernel<<<1, 32>>>();
+  }, true);
+  t.add({"floor: one empty kernel launch", "-", "-", "-", bench::fixed(launch_us, 1), "-", "-", "-"});
+  t.add({"floor: a memset and an empty kernel", "-", "-", "-", bench::fixed(memset_us, 1), "-", "-", "-"});
+}
+
+// `forced`: one kernel path for every size (for choosing the plan's cut-offs), else the plan's choice.
 template <class T, class L>
-void latency_case(context& c, bench::table& t, int bins, L lo, L hi) {
+void latency_case(context& c, bench::table& t, int bins, L lo, L hi,
+                  onchip::detail::histogram_path forced = onchip::detail::histogram_path::automatic) {
+  const onchip::detail::histogram_path_override force(forced);
+  const std::string how = forced == onchip::detail::histogram_path::automatic
+                              ? std::string()
+                              : std::string(", ") + onchip::detail::path_name(forced) + " forced";
   for (std::size_t bytes = 4096; bytes <= c.bytes; bytes *= 4) {
     const std::string size = bytes < (1u << 20) ? std::to_string(bytes >> 10) + " KiB"
                               : bytes < (1u << 30) ? std::to_string(bytes >> 20) + " MiB"
                                                    : std::to_string(bytes >> 30) + " GiB";
-    const std::string label = std::string(type_name<T>()) + ", " + std::to_string(bins) + " bins, " + size;
+    const std::string label = std::string(type_name<T>()) + ", " + std::to_string(bins) + " bins, " + size + how;
     if (!wanted(c, label + ", latency")) { continue; }
     const std::size_t n = bytes / sizeof(T);
     T* samples = fill<T>(c, dist::uniform, static_cast<double>(lo), static_cast<double>(hi));
@@ -389,8 +411,11 @@ int main(int argc, char** argv) {
   t.save(o.out, "histogram.csv");
   bench::table latency("Histogram time per call (microseconds, median of 200 calls, each timed alone)",
                        {"case", "type", "bins", "input", "onchip us", "CUB us", "CUB / onchip", "histograms agree"});
+  latency_floor(c, latency);
   latency_case<float>(c, latency, 1024, 0.0f, 1.0f);
   latency_case<std::uint8_t>(c, latency, 256, 0, 256);
+  latency_case<std::uint8_t>(c, latency, 256, 0, 256, onchip::detail::histogram_path::byte_columns);
+  latency_case<std::uint8_t>(c, latency, 256, 0, 256, onchip::detail::histogram_path::shared_replicas);
   latency.print();
   latency.save(o.out, "histogram_latency.csv");
   BENCH_CHECK(cudaFree(buffer));

@@ -55,7 +55,8 @@ constexpr histogram_path order[] = {histogram_path::byte_columns, histogram_path
 void check_plan(const histogram_call& c, const device_limits& d) {
   const launch_plan p = plan_histogram(c, d);
   REQUIRE(p.ok());
-  const auto shape = onchip::detail::shape_of(p.path, c.sample_bytes, c.level_bytes > 0);
+  const auto shape = onchip::detail::shape_of(p.path, c.sample_bytes, c.level_bytes > 0,
+                                              onchip::detail::small_slices(c, d));
   CHECK(onchip::detail::serves(p.path, c));
   CHECK(p.threads == shape.threads);              // the kernel's compiled block size
   CHECK(p.blocks_per_sm >= 1);
@@ -156,6 +157,8 @@ TEST_CASE("segments and rows: segments are sliced, short rows get a block each, 
       check_plan(c, g.limits);
       const launch_plan p = plan_histogram(c, g.limits);
       CHECK(p.path == histogram_path::shared_replicas);
+      const bool many = segments >= static_cast<long long>(g.limits.sms) * 2;  // two blocks of 512 per SM
+      CHECK(p.threads == (many ? 256 : 512));
       CHECK(p.slices >= 1);
       const bool slices_fill_grid = p.slices == 1 || p.slices * segments <= static_cast<long long>(p.grid);
     CHECK(slices_fill_grid);
@@ -194,15 +197,26 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
   // 64-bit counters never pack; 2^20 bins fit nowhere.
   CHECK(plan_histogram(call_of(2, true, 65536, 8, false), h200).path == histogram_path::global_atomics);
   CHECK(plan_histogram(call_of(4, false, 1 << 20), h200).path == histogram_path::global_atomics);
-  // Small inputs: 4 KiB is one block that zeroes its own output; 1 MiB is 16 blocks of 64 KiB.
+  // Small inputs: 4 KiB of f32 is one block (512 threads x 4 vectors of 16 bytes hold 32 KiB) with one copy of
+  // the 1025 counters, zeroing its own output; 1 MiB is 32 blocks of 8192 samples, 2 copies (4 would be 8200
+  // words for 8192 samples, more than one word per 2 samples).
   histogram_call small = call_of(4, false, 1024);
   small.row_samples = 1024;
   CHECK(plan_histogram(small, h200).grid == 1);
+  CHECK(plan_histogram(small, h200).replicas == 1);
   CHECK(plan_histogram(small, h200).zero_in_kernel);
   small.accumulate = true;
   CHECK_FALSE(plan_histogram(small, h200).zero_in_kernel);
   small.row_samples = 262144;
-  CHECK(plan_histogram(small, h200).grid == 16);
+  CHECK(plan_histogram(small, h200).grid == 32);
+  CHECK(plan_histogram(small, h200).replicas == 2);
+  // Bytes below 2 MiB: shared replicas (512 threads x 2 vectors x 16 bytes = 16 KiB a block), not columns.
+  histogram_call small_bytes = call_of(1, true, 256);
+  small_bytes.row_samples = 65536;
+  CHECK(plan_histogram(small_bytes, h200).path == histogram_path::shared_replicas);
+  CHECK(plan_histogram(small_bytes, h200).grid == 4);
+  small_bytes.row_samples = 2 << 20;
+  CHECK(plan_histogram(small_bytes, h200).path == histogram_path::byte_columns);
 }
 
 TEST_CASE("a forced path is used where it serves the call, and refused where it does not") {

@@ -156,6 +156,13 @@ cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_ar
       }
       break;
     case histogram_path::shared_replicas:
+      if constexpr (Job::segmented) {
+        constexpr kernel_shape small = shape_v<histogram_path::shared_replicas, Job, true>;
+        if (p.threads == small.threads) {
+          return launch_kernel<shared_kernel<Job, counter_t, small.threads, small.blocks, small.vectors>>(
+              job, p, args, device, d, stream, who);
+        }
+      }
       return launch_kernel<shared_kernel<Job, counter_t, shared.threads, shared.blocks, shared.vectors>>(
           job, p, args, device, d, stream, who);
     case histogram_path::shared_packed16:

@@ -3,7 +3,8 @@
 // tested on the host for every architecture; the launch code only follows it.
 //
 // Preference, first that serves the call and fits the device wins:
-//   byte_columns     one channel of 1-byte integer samples, unweighted, not segmented: counts per value
+//   byte_columns     one channel of 1-byte integer samples, unweighted, not segmented, 2 MiB or more: counts
+//                    per value
 //   byte_replicas    several channels of 1-byte integer samples, unweighted, not segmented: counts per value
 //   shared_replicas  the bins (plus staged levels) fit in shared memory as 32- or 64-bit counters
 //   shared_packed16  one channel, unweighted 32-bit integer counters, not segmented: 16-bit shared counters
@@ -103,20 +104,28 @@ struct kernel_shape {
   int vectors;
 };
 
-ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner) {
+ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner,
+                                                  bool small_slices = false) {
   switch (path) {
     case histogram_path::byte_columns:
       return {tuning::byte_column_threads, tuning::byte_column_blocks, tuning::byte_column_vectors};
     case histogram_path::byte_replicas:
       return {tuning::byte_replica_threads, tuning::byte_replica_blocks, tuning::byte_replica_vectors};
     case histogram_path::shared_replicas:
-      return {tuning::shared_threads, tuning::shared_blocks, tuning::sample_vectors(sample_bytes)};
+      return {small_slices ? tuning::segment_threads : tuning::shared_threads,
+              small_slices ? tuning::segment_blocks : tuning::shared_blocks, tuning::sample_vectors(sample_bytes)};
     case histogram_path::shared_packed16:
       return {tuning::packed16_threads(range_binner, sample_bytes), tuning::packed16_blocks,
               tuning::sample_vectors(sample_bytes)};
     default:
       return {tuning::global_threads, tuning::global_blocks, tuning::sample_vectors(sample_bytes)};
   }
+}
+
+/// Segments as many as the blocks of a full grid or more: their slices are short, so the shared kernel runs in
+/// smaller blocks (see tuning::segment_threads).
+ONCHIP_HOST_DEVICE constexpr bool small_slices(const histogram_call& c, const device_limits& d) {
+  return c.segments >= static_cast<long long>(d.sms) * tuning::shared_blocks;
 }
 
 /// The byte-addressed pieces of a shared layout, as the device carves them.
@@ -173,7 +182,7 @@ ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const his
 ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_call& c) {
   const bool bytes = c.byte_samples && !c.weighted && c.segments == 0;
   switch (path) {
-    case histogram_path::byte_columns: return bytes && c.channels == 1;
+    case histogram_path::byte_columns: return bytes && c.channels == 1 && c.input_bytes() >= tuning::byte_column_min_bytes;
     case histogram_path::byte_replicas: return bytes && c.channels > 1;
     case histogram_path::shared_packed16:
       return c.active == 1 && !c.weighted && c.counter_takes_packed16 && c.segments == 0;
@@ -193,7 +202,7 @@ ONCHIP_HOST_DEVICE constexpr bool replicated(histogram_path path) {
  * keep one copy: each slice zeroes and flushes its copies. Returns a plan without grid, or !ok() if it cannot fit.
  */
 ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_call& c, const device_limits& d) {
-  const kernel_shape shape = shape_of(path, c.sample_bytes, c.level_bytes > 0);
+  const kernel_shape shape = shape_of(path, c.sample_bytes, c.level_bytes > 0, small_slices(c, d));
   int blocks = shape.blocks;
   blocks = blocks < d.max_threads_per_sm / shape.threads ? blocks : d.max_threads_per_sm / shape.threads;
   blocks = blocks < d.max_blocks_per_sm ? blocks : d.max_blocks_per_sm;
@@ -221,7 +230,18 @@ ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_c
   return {};
 }
 
-/// The grid and traversal of a fitted plan: small inputs get fewer blocks (each must be worth its fixed cost).
+/// Fewer copies for small inputs: at most one counter word per tuning::samples_per_counter_word samples a block.
+ONCHIP_HOST_DEVICE inline launch_plan trim_replicas(launch_plan p, const histogram_call& c, cuda::std::size_t samples) {
+  const int words = layout_of(p.path, c, 1).words;
+  while (p.replicas > 1 && static_cast<cuda::std::size_t>(p.replicas) * words * tuning::samples_per_counter_word > samples) {
+    p.replicas /= 2;
+  }
+  p.smem_bytes = smem_bytes(layout_of(p.path, c, p.replicas));
+  return p;
+}
+
+/// The grid and traversal of a fitted plan: small inputs get fewer blocks (each at least one round of loads per
+/// thread) and fewer copies.
 ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_call& c, const device_limits& d) {
   const long long resident = static_cast<long long>(d.sms) * p.blocks_per_sm;
   long long grid = resident;
@@ -231,13 +251,17 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
   } else if (c.rows == 1 || c.row_samples >= static_cast<cuda::std::size_t>(resident * p.threads *
                                                                              tuning::whole_grid_samples_per_thread)) {
     p.walk = traversal::whole_grid;
-    const auto wanted = (c.input_bytes() + tuning::min_bytes_per_block - 1) / tuning::min_bytes_per_block;
+    const auto per_block = static_cast<cuda::std::size_t>(p.threads) * p.vectors * 16 * tuning::min_rounds_per_block;
+    const auto wanted = (c.input_bytes() + per_block - 1) / per_block;
     grid = wanted < static_cast<cuda::std::size_t>(resident) ? static_cast<long long>(wanted) : resident;
   } else {
     p.walk = traversal::block_per_row;
     grid = c.rows < static_cast<cuda::std::size_t>(resident) ? static_cast<long long>(c.rows) : resident;
   }
   p.grid = grid > 1 ? static_cast<int>(grid) : 1;
+  if (c.segments == 0 && replicated(p.path)) {
+    p = trim_replicas(p, c, c.row_samples * c.rows / static_cast<cuda::std::size_t>(p.grid));
+  }
   p.zero_in_kernel = !c.accumulate && p.grid == 1 && c.output_bytes() <= tuning::in_kernel_zero_bytes;
   return p;
 }

@@ -17,6 +17,11 @@ inline constexpr int byte_column_threads = 128;
 inline constexpr int byte_column_blocks = 3;
 /// 16-byte vectors in flight per thread: a block of 128 threads needs many loads outstanding to cover latency.
 inline constexpr int byte_column_vectors = 8;
+/// Inputs below this go to the shared replicas instead: zeroing and merging 64 KiB of columns per block costs
+/// more than it saves on small inputs. H200, 2026-11-30, time per call on u8 / 256 bins, byte columns against
+/// shared replicas: 4 KiB 10.8 vs 8.7 us, 64 KiB 14.1 vs 11.4, 1 MiB 13.2 vs 13.0, 4 MiB 15.1 vs 16.1, 16 MiB
+/// 22.9 vs 34.6.
+inline constexpr cuda::std::size_t byte_column_min_bytes = 2 << 20;
 /// A column counter is moved to the block's 64-bit totals before 16 more increments could wrap it.
 inline constexpr unsigned byte_column_limit = 65535u - 16u;
 
@@ -35,6 +40,13 @@ inline constexpr int max_replicas = 32;
 /// 16-byte vectors in flight per thread: 4 for samples of 4 bytes or more, 2 for narrower ones (which already
 /// hold 8 or 16 samples a vector). Measured on the H200, f32 and u16 (2026-11-29).
 ONCHIP_HOST_DEVICE constexpr int sample_vectors(int sample_bytes) { return sample_bytes >= 4 ? 4 : 2; }
+
+/// Many segments (at least a full grid of 512-thread blocks): each slice is zeroed, counted and flushed by one
+/// block, and slices are short, so more, smaller blocks keep more loads in flight. H200, 2026-11-30: 16384
+/// segments of 16 KiB ran 1476 GB/s in 512-thread blocks, 2126 in 256-thread blocks; 8 segments of 32 MiB ran
+/// 3193 in 512-thread blocks, 2858 in 256-thread ones.
+inline constexpr int segment_threads = 256;
+inline constexpr int segment_blocks = 4;
 
 // --- block_histogram (the block primitive). -------------------------------------------------------------------
 /// Its per-warp replicas together stay within this, so it leaves room for the caller's own shared arrays.
@@ -57,9 +69,13 @@ inline constexpr int global_blocks = 3;
 /// A row runs on the whole grid when it holds at least this many samples per resident thread (shorter rows:
 /// one block per row, so each block streams whole rows).
 inline constexpr int whole_grid_samples_per_thread = 4;
-/// Input bytes a block should have before another block is worth its fixed cost (zeroing and flushing its
-/// counters: a few microseconds on the H200 at 1024 bins, while an SM reads 64 KiB in about two).
-inline constexpr cuda::std::size_t min_bytes_per_block = 64 * 1024;
+/// Small inputs: a block gets at least one round of loads per thread (threads x vectors x 16 bytes) before
+/// another block is launched (64 KiB per block, so 4 rounds of the byte kernel, took 16 us on 64 KiB of bytes on
+/// the H200, against 12 us for 396 blocks).
+inline constexpr int min_rounds_per_block = 1;
+/// Small inputs: at most one shared counter word per this many samples of a block (zeroing and merging copies
+/// the block has too few samples to fill costs more than the contention they save).
+inline constexpr int samples_per_counter_word = 2;
 /// A single-block launch zeroes an output of at most this many bytes itself, saving the memset's launch.
 inline constexpr cuda::std::size_t in_kernel_zero_bytes = 64 * 1024;
 
