@@ -3,6 +3,7 @@
 // there is one and the "no CUDA device" message when there is none.
 #include <onchip_hist/cli.hpp>
 
+#include <dlfcn.h>
 #include <sys/wait.h>
 
 #include <cmath>
@@ -77,7 +78,8 @@ TEST_CASE("onchip-hist arguments: every mistake is a sentence") {
   CHECK(parse({"-r", "nan", "1", "x"}).error.find("must be numbers") != std::string::npos);
   CHECK(parse({"-r", "1"}).error == "-r needs two numbers: LO HI");
   CHECK(parse({"-t", "f32", "x"}).error == "--range LO HI (or --levels) is needed for f32 samples");
-  CHECK(parse({"-t", "i32", "-r", "0.5", "9", "x"}).error == "the range of i32 samples must be whole numbers");
+  CHECK(parse({"-t", "i32", "-r", "0.5", "9", "x"}).error ==
+        "the range of i32 samples must be whole numbers from -2^63 to 2^63 - 1");
   CHECK(parse({"--channels", "2", "--active", "3", "x"}).error == "--active must not exceed --channels");
   CHECK(parse({"--channels", "5", "x"}).error == "--channels needs a number from 1 to 4");
   CHECK(parse({"-r", "0", "1", "-l", "levels", "x"}).error == "give --range or --levels, not both");
@@ -148,6 +150,41 @@ TEST_CASE("onchip-hist answers bad input with a message and a non-zero exit, bef
   CHECK(out.find("usage: onchip-hist") != std::string::npos);
 }
 
+TEST_CASE("onchip-hist refuses ranges and levels its sample type cannot hold; -h wins over bad options") {
+  const auto npos = std::string::npos;
+  auto p = parse({"-t", "u8", "--range", "0", "1e30", "x"});
+  CHECK(p.error.find("the range of u8 samples must be whole numbers from -2^63 to 2^63 - 1") != npos);
+  p = parse({"-t", "i64", "--range", "-9223372036854775808", "9223372036854775807", "x"});
+  CHECK(p.error.find("whole numbers") != npos);  // 2^63 - 1 rounds up to 2^63 as a double: refused
+  p = parse({"-t", "i64", "--range", "-9223372036854775808", "4611686018427387904", "x"});
+  CHECK(p.error.empty());
+  p = parse({"-t", "f32", "--range", "0", "inf", "x"});
+  CHECK(p.error.find("LO and HI must be finite") != npos);
+  for (auto args : {std::vector<const char*>{"-h", "--bogus"}, std::vector<const char*>{"--bins", "0", "--help"}}) {
+    p = parse(args);
+    CHECK(p.error.empty());
+    CHECK(p.opts.help);
+  }
+  using onchip_hist::sample_type;
+  CHECK(onchip_hist::check_levels({0, 1.5, 3}, sample_type::u16).find("levels of u16 samples must be whole numbers") != npos);
+  CHECK(onchip_hist::check_levels({0, 1e300}, sample_type::i32).find("got 1.0000000000000001e+300") != npos);
+  CHECK(onchip_hist::check_levels({0, 1.5, HUGE_VAL}, sample_type::f32).empty());
+  CHECK(onchip_hist::check_levels({-5, 0, 7}, sample_type::i8).empty());
+
+  const std::string levels = temp_file("fractional_levels.txt", "0 1.5 3\n");
+  const std::string bytes = temp_file("four_bytes.raw", "abcd");
+  auto [code, out] = hist("-t u8 -l " + levels + " " + bytes);
+  CHECK(code == 2);
+  CHECK(out.find("levels of u8 samples must be whole numbers") != npos);
+  std::tie(code, out) = hist("-t u8 --channels 3 " + bytes);
+  CHECK(code == 1);
+  CHECK(out.find("not a multiple of 3 (the size of one pixel of 3 samples)") != npos);
+  std::tie(code, out) = hist("-h --no-such-option");
+  CHECK(code == 0);
+  CHECK(out.find("usage: onchip-hist") != npos);
+  CHECK(out.find("unknown option") == npos);
+}
+
 TEST_CASE("onchip-hist's first command: the demo on a GPU, a clear message without one") {
   const auto [code, out] = hist("--format csv --no-progress");
   if (onchip_test::gpu_available()) {
@@ -156,6 +193,23 @@ TEST_CASE("onchip-hist's first command: the demo on a GPU, a clear message witho
     CHECK(out.find("0,63,3.875,4,") != std::string::npos);
   } else {
     CHECK(code == 1);
-    CHECK(out.find("onchip-hist: no CUDA device found") != std::string::npos);
+    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (driver == nullptr) {
+      CHECK(out.find("onchip-hist: no NVIDIA driver is installed on this machine") != std::string::npos);
+    } else {
+      dlclose(driver);
+      const bool said = out.find("update the driver") != std::string::npos || out.find("sees no GPU") != std::string::npos;
+      CHECK(said);
+    }
   }
+}
+
+TEST_CASE("without a GPU, onchip-hist tells a missing driver, an old driver and no device apart") {
+  using onchip_hist::no_device_message;
+  CHECK(no_device_message(false, 0, 13000).find("no NVIDIA driver is installed") != std::string::npos);
+  const std::string old = no_device_message(true, 12040, 13000);
+  CHECK(old.find("supports CUDA 12.4, but onchip-hist was built with CUDA 13.0; update the driver") != std::string::npos);
+  const std::string none = no_device_message(true, 13000, 13000);
+  CHECK(none.find("no CUDA device found (the NVIDIA driver is installed but sees no GPU)") != std::string::npos);
+  CHECK(none.find("update") == std::string::npos);
 }

@@ -92,6 +92,29 @@ inline bool parse_int(const std::string& text, long long& out) {
   return end != nullptr && *end == '\0';
 }
 
+/// Whether `x` can be a level of integer samples: a whole number that a 64-bit integer holds.
+inline bool whole_level(double x) {
+  return std::isfinite(x) && x == std::floor(x) && x >= -9223372036854775808.0 && x < 9223372036854775808.0;
+}
+
+/// The levels of a levels file checked for the sample type: an empty string, or the sentence saying what is wrong.
+inline std::string check_levels(const std::vector<double>& levels, sample_type type) {
+  const type_info& t = info(type);
+  for (double x : levels) {
+    if (t.integral && !whole_level(x)) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%.17g", x);
+      return std::string("levels of ") + t.name + " samples must be whole numbers from -2^63 to 2^63 - 1, got " + text;
+    }
+  }
+  return {};
+}
+
+/// What one unit of an input file is, for the size message: a sample, or a pixel of `channels` samples.
+inline std::string unit_name(int channels) {
+  return channels > 1 ? "one pixel of " + std::to_string(channels) + " samples" : "one sample";
+}
+
 /// Parses the command line; every error is a sentence for the user.
 inline parsed parse(int argc, const char* const* argv) {
   parsed p;
@@ -101,6 +124,13 @@ inline parsed parse(int argc, const char* const* argv) {
     p.error = why;
     return p;
   };
+  for (int i = 1; i < argc; ++i) {  // asking for help wins over any other argument, good or bad
+    const std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+      return p;
+    }
+  }
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](std::string& out) {
@@ -132,6 +162,9 @@ inline parsed parse(int argc, const char* const* argv) {
       if (!value(v) || !value(w)) { return fail(a + " needs two numbers: LO HI"); }
       if (!parse_number(v, o.lower) || !parse_number(w, o.upper)) {
         return fail("bad range '" + v + " " + w + "': LO and HI must be numbers");
+      }
+      if (!std::isfinite(o.lower) || !std::isfinite(o.upper)) {
+        return fail("bad range '" + v + " " + w + "': LO and HI must be finite");
       }
       if (!(o.lower < o.upper)) { return fail("bad range [" + v + ", " + w + "): LO must be below HI"); }
       o.range_given = true;
@@ -201,13 +234,30 @@ inline parsed parse(int argc, const char* const* argv) {
     o.range_given = true;
   }
   if (o.bins == 0) { o.bins = 256; }
-  if (t.integral && o.range_given && (o.lower != std::floor(o.lower) || o.upper != std::floor(o.upper))) {
-    return fail(std::string("the range of ") + t.name + " samples must be whole numbers");
+  if (t.integral && o.range_given && !(whole_level(o.lower) && whole_level(o.upper))) {
+    return fail(std::string("the range of ") + t.name + " samples must be whole numbers from -2^63 to 2^63 - 1");
   }
   if (std::count(o.inputs.begin(), o.inputs.end(), std::string("-")) > 1) {
     return fail("standard input ('-') can be read once");
   }
   return p;
+}
+
+/// Why no GPU can be used, in a sentence a person can act on: no NVIDIA driver installed at all, a driver older than
+/// the CUDA runtime this program was built with (versions as CUDA reports them, 1000 * major + 10 * minor), or a
+/// driver that sees no device.
+inline std::string no_device_message(bool driver_installed, int driver_version, int runtime_version) {
+  auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+  if (!driver_installed) {
+    return "onchip-hist: no NVIDIA driver is installed on this machine (libcuda.so.1 was not found); onchip-hist "
+           "needs an NVIDIA GPU and its driver";
+  }
+  if (driver_version < runtime_version) {
+    return "onchip-hist: the NVIDIA driver supports CUDA " + version(driver_version) + ", but onchip-hist was built "
+           "with CUDA " + version(runtime_version) + "; update the driver";
+  }
+  return "onchip-hist: no CUDA device found (the NVIDIA driver is installed but sees no GPU); onchip-hist needs an "
+         "NVIDIA GPU";
 }
 
 /// Summary statistics of one histogram.

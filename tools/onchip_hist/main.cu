@@ -14,6 +14,7 @@
 #include <onchip/histogram.cuh>
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
@@ -38,6 +39,10 @@ using namespace onchip_hist;
 struct failure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// A failure of what the user asked for (exit status 2, like a bad option), not of the data or the machine.
+struct usage_failure : failure {
+  using failure::failure;
+};
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
@@ -54,7 +59,8 @@ struct source {
   std::size_t size = 0;  // bytes, when known
 };
 
-std::size_t file_size_checked(const std::string& path, std::size_t unit, const char* what) {
+std::size_t file_size_checked(const std::string& path, std::size_t unit, const char* what,
+                              const std::string& unit_text = "one sample") {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) { throw failure("cannot open " + std::string(what) + " '" + path + "': " + std::strerror(errno)); }
   if (!S_ISREG(st.st_mode)) { throw failure(std::string(what) + " '" + path + "' is not a regular file"); }
@@ -62,7 +68,7 @@ std::size_t file_size_checked(const std::string& path, std::size_t unit, const c
   const auto size = static_cast<std::size_t>(st.st_size);
   if (size % unit != 0) {
     throw failure(std::string(what) + " '" + path + "' has " + std::to_string(size) + " bytes, not a multiple of " +
-                  std::to_string(unit) + " (the size of one sample" + (unit > 8 ? " group" : "") + ")");
+                  std::to_string(unit) + " (the size of " + unit_text + ")");
   }
   return size;
 }
@@ -344,6 +350,18 @@ std::vector<channel_result> dispatch(const options& o, std::vector<source>& sour
 
 }  // namespace
 
+// Which of the no-GPU cases this is: the driver library missing, older than the runtime, or without devices.
+std::string no_device() {
+  int driver = 0, runtime = 0;
+  void* libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (libcuda != nullptr) {
+    cudaDriverGetVersion(&driver);
+    dlclose(libcuda);
+  }
+  cudaRuntimeGetVersion(&runtime);
+  return onchip_hist::no_device_message(libcuda != nullptr, driver, runtime);
+}
+
 int main(int argc, char** argv) {
   const parsed p = parse(argc, argv);
   if (!p.error.empty()) {
@@ -365,7 +383,7 @@ int main(int argc, char** argv) {
       if (name == "-") {
         s.file = stdin;
       } else {
-        s.size = file_size_checked(name, unit, "input file");
+        s.size = file_size_checked(name, unit, "input file", unit_name(o.channels));
         samples += s.size / info(o.type).bytes;
         s.file = std::fopen(name.c_str(), "rb");
         if (s.file == nullptr) { throw failure("cannot open input file '" + name + "': " + std::strerror(errno)); }
@@ -387,11 +405,12 @@ int main(int argc, char** argv) {
       }
     }
     const std::vector<double> levels = o.levels_file.empty() ? std::vector<double>{} : read_levels(o.levels_file);
+    if (const std::string bad = check_levels(levels, o.type); !bad.empty()) {
+      throw usage_failure("levels file '" + o.levels_file + "': " + bad);
+    }
     int devices = 0;
-    const cudaError_t e = cudaGetDeviceCount(&devices);
-    if (e != cudaSuccess || devices == 0) {
-      std::fprintf(stderr, "onchip-hist: no CUDA device found (%s); onchip-hist needs an NVIDIA GPU and its driver\n",
-                   e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports none");
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+      std::fprintf(stderr, "%s\n", no_device().c_str());
       return 1;
     }
     run_info r;
@@ -410,6 +429,9 @@ int main(int argc, char** argv) {
     } else {
       std::fputs(format_table(result, r, o.chart).c_str(), stdout);
     }
+  } catch (const usage_failure& f) {
+    std::fprintf(stderr, "onchip-hist: %s\n", f.what());
+    return 2;
   } catch (const failure& f) {
     std::fprintf(stderr, "onchip-hist: %s\n", f.what());
     return 1;
