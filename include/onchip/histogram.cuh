@@ -54,7 +54,8 @@ class bin_even {
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const;
   /// Number of bins.
   ONCHIP_HOST_DEVICE constexpr int bins() const noexcept { return bins_; }
-  /// True when num_bins >= 1 and lower < upper (neither NaN).
+  /// True when num_bins >= 1 and lower < upper, both finite, and (floating levels) upper - lower and
+  /// num_bins / (upper - lower) are finite in Level's precision.
   ONCHIP_HOST_DEVICE bool valid() const noexcept;
 
  private:

@@ -19,8 +19,8 @@ namespace onchip {
 /**
  * @brief Cache policies: pass one as the `Policy` template argument of the load helpers.
  *
- * Measured on the H200 (sm_90, 1 GiB streams, ../shared/research): all policies stream from HBM at the same
- * ~4.5 TB/s; they differ in what they leave in the caches for other data.
+ * Measured on the H200 (sm_90, 1 GiB streams): all policies stream from HBM at the same ~4.5 TB/s; they differ
+ * in what they leave in the caches for other data.
  */
 namespace cache {
 /// `ld.global` (SASS `LDG.E`): the default caching. Coherent, ordered with the thread's own stores.

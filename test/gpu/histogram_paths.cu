@@ -64,6 +64,18 @@ ONCHIP_GPU_TEST_CASE("a forced path that cannot serve the call is refused with a
   CHECK(std::string(onchip::last_error_message()).find("byte_columns cannot serve this call") != std::string::npos);
 }
 
+ONCHIP_GPU_TEST_CASE("infinite bounds, or bounds whose width overflows float, are refused with a message") {
+  hist_test::device_samples<float> in(std::vector<float>(100, 0.5f), 0);
+  hist_test::device_hist<unsigned> hist(16);
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK(onchip::histogram_even(in.data, 100, hist.buffer.data(), 16, -inf, inf) == cudaErrorInvalidValue);
+  CHECK(std::string(onchip::last_error_message()).find("lower and upper must be finite") != std::string::npos);
+  CHECK(onchip::histogram_even(in.data, 100, hist.buffer.data(), 16, -3e38f, 3e38f) == cudaErrorInvalidValue);
+  CHECK(std::string(onchip::last_error_message()).find("overflows the levels' floating type") != std::string::npos);
+  const auto untouched = hist.get();  // nothing was written: still the poison
+  CHECK(untouched[0] == 0x5a5a5a5au);
+}
+
 ONCHIP_GPU_TEST_CASE("the cached device limits are the device's, and planned blocks are resident") {
   int device = 0;
   onchip::detail::device_limits limits{};

@@ -279,3 +279,17 @@ TEST_CASE("block_histogram sizes: replicas within 32 KiB and one per warp at mos
   };
   CHECK(onchip::smem_bytes(plan{}) == 8 + onchip::block_histogram<100, double>::smem_bytes(128));
 }
+
+TEST_CASE("bin_even refuses bounds whose width or scale is not finite in the levels' precision") {
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK_FALSE(onchip::bin_even<float>(-inf, inf, 16).valid());
+  CHECK_FALSE(onchip::bin_even<float>(0.0f, inf, 16).valid());
+  CHECK_FALSE(onchip::bin_even<double>(-std::numeric_limits<double>::infinity(), 0.0, 16).valid());
+  CHECK_FALSE(onchip::bin_even<float>(-3e38f, 3e38f, 16).valid());               // the width overflows float
+  CHECK(onchip::bin_even<double>(-3e38, 3e38, 16).valid());                      // but not double
+  CHECK_FALSE(onchip::bin_even<float>(0.0f, 1e-44f, 1 << 30).valid());          // the scale overflows float
+  CHECK(onchip::bin_even<float>(-1e30f, 1e30f, 1 << 30).valid());
+  CHECK(onchip::bin_even<float>(0.0f, 1.0f, 1).valid());
+  CHECK_FALSE(onchip::bin_even<float>(1.0f, 1.0f, 4).valid());
+  CHECK_FALSE(onchip::bin_even<float>(std::nanf(""), 1.0f, 4).valid());
+}

@@ -81,7 +81,7 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   CHECK((p.walk == onchip::detail::traversal::segment_slices) == (c.segments > 0));
   for (histogram_path earlier : order) {  // precedence: each earlier path does not serve the call or cannot fit
     if (earlier == p.path) { break; }
-    const bool earlier_fits = onchip::detail::serves(earlier, c) && onchip::detail::fit(earlier, c, d).ok();
+    const bool earlier_fits = onchip::detail::preferred(earlier, c) && onchip::detail::fit(earlier, c, d).ok();
     CHECK_FALSE(earlier_fits);
   }
 }
@@ -225,6 +225,10 @@ TEST_CASE("a forced path is used where it serves the call, and refused where it 
   CHECK(plan_histogram(bytes, h200, histogram_path::global_atomics).path == histogram_path::global_atomics);
   CHECK_FALSE(plan_histogram(call_of(4, false, 256), h200, histogram_path::byte_columns).ok());
   CHECK_FALSE(plan_histogram(call_of(4, false, 1 << 20), h200, histogram_path::shared_replicas).ok());
+  histogram_call small_bytes = bytes;  // the plan prefers shared replicas below 2 MiB, but columns still serve
+  small_bytes.row_samples = 4096;
+  CHECK(plan_histogram(small_bytes, h200).path == histogram_path::shared_replicas);
+  CHECK(plan_histogram(small_bytes, h200, histogram_path::byte_columns).path == histogram_path::byte_columns);
 }
 
 namespace {

@@ -20,23 +20,21 @@ ONCHIP_HOST_DEVICE inline bool report_leader() {
 // which makes the runtime flush the message printed before it (a plain trap can lose it) and report
 // cudaErrorAssert; the other threads give it a head start, then trap in case that thread never gets here.
 [[noreturn]] ONCHIP_HOST_DEVICE inline void fail_check([[maybe_unused]] bool leader) {
-  NV_IF_ELSE_TARGET(NV_IS_DEVICE, (
-    if (leader) {
-#if defined(__GNUC__) && !defined(__clang__)
-      __assert_fail("onchip check failed (see the message above)", __FILE__, __LINE__, "onchip");
-#endif
-    } else {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-      for (int i = 0; i < 50; ++i) { __nanosleep(1000000); }
-#endif
-    }
-    __trap();
-  ), (
-    std::fflush(nullptr);
-    std::abort();
-  ))
 #if defined(__CUDA_ARCH__)
+  if (leader) {
+#  if defined(__GNUC__) && !defined(__clang__)
+    __assert_fail("onchip check failed (see the message above)", __FILE__, __LINE__, "onchip");
+#  endif
+  } else {
+#  if __CUDA_ARCH__ >= 700
+    for (int i = 0; i < 50; ++i) { __nanosleep(1000000); }
+#  endif
+  }
+  __trap();
   __builtin_unreachable();
+#else
+  std::fflush(nullptr);
+  std::abort();
 #endif
 }
 

@@ -32,8 +32,11 @@ ONCHIP_HOST_DEVICE bool bin_even<Level>::valid() const noexcept {
   if (bins_ < 1) { return false; }
   if constexpr (cuda::std::is_integral_v<Level>) {
     return range_ > 0;
-  } else {
-    return lower_ < upper_;  // false for NaN bounds too
+  } else {  // finite bounds, width and scale in Level's own precision (float levels bin in float)
+    const Level width = upper_ - lower_;
+    const auto scale = static_cast<Level>(scale_);
+    return lower_ < upper_ && cuda::std::isfinite(lower_) && cuda::std::isfinite(upper_) &&
+           cuda::std::isfinite(width) && cuda::std::isfinite(scale) && scale > Level(0);
   }
 }
 

@@ -40,6 +40,11 @@ using float_math_t = cuda::std::conditional_t<
         (cuda::std::is_integral_v<arithmetic_t<Sample>> && sizeof(arithmetic_t<Sample>) > 2),
     double, float>;
 
+#if !defined(__CUDA_ARCH__)
+/// The host compilers' 128-bit integer (an extension: marked so that -Wpedantic accepts it).
+__extension__ typedef unsigned __int128 host_uint128;
+#endif
+
 /// Full 128-bit product of two 64-bit values.
 ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void mul_wide(cuda::std::uint64_t a, cuda::std::uint64_t b,
                                                     cuda::std::uint64_t& hi, cuda::std::uint64_t& lo) {
@@ -47,7 +52,7 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void mul_wide(cuda::std::uint64_t a, cuda:
   lo = a * b;
   hi = __umul64hi(a, b);
 #else
-  const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+  const host_uint128 p = static_cast<host_uint128>(a) * b;
   lo = static_cast<cuda::std::uint64_t>(p);
   hi = static_cast<cuda::std::uint64_t>(p >> 64);
 #endif

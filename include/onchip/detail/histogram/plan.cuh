@@ -182,7 +182,7 @@ ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const his
 ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_call& c) {
   const bool bytes = c.byte_samples && !c.weighted && c.segments == 0;
   switch (path) {
-    case histogram_path::byte_columns: return bytes && c.channels == 1 && c.input_bytes() >= tuning::byte_column_min_bytes;
+    case histogram_path::byte_columns: return bytes && c.channels == 1;
     case histogram_path::byte_replicas: return bytes && c.channels > 1;
     case histogram_path::shared_packed16:
       return c.active == 1 && !c.weighted && c.counter_takes_packed16 && c.segments == 0;
@@ -190,6 +190,11 @@ ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_ca
     case histogram_path::global_atomics: return true;
     default: return false;
   }
+}
+
+/// Whether the plan picks `path` for `c` when it serves the call and fits (a forced path needs only those two).
+ONCHIP_HOST_DEVICE constexpr bool preferred(histogram_path path, const histogram_call& c) {
+  return serves(path, c) && (path != histogram_path::byte_columns || c.input_bytes() >= tuning::byte_column_min_bytes);
 }
 
 ONCHIP_HOST_DEVICE constexpr bool replicated(histogram_path path) {
@@ -273,7 +278,8 @@ ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(const histogram_call& call,
                                       histogram_path::shared_replicas, histogram_path::shared_packed16,
                                       histogram_path::global_atomics};
   for (histogram_path path : order) {
-    if ((only != histogram_path::automatic && path != only) || !serves(path, call)) { continue; }
+    const bool forced = only != histogram_path::automatic;
+    if ((forced && path != only) || !(forced ? serves(path, call) : preferred(path, call))) { continue; }
     const launch_plan p = fit(path, call, device);
     if (p.ok()) { return shape_grid(p, call, device); }
   }

@@ -54,8 +54,17 @@ template <class Level>
 cudaError_t check_even(const char* who, int num_bins, Level lower, Level upper) {
   if (num_bins < 1) { return invalid(who, "num_bins must be at least 1, got " + std::to_string(num_bins)); }
   if (level_is_nan(lower) || level_is_nan(upper)) { return invalid(who, "lower and upper must not be NaN"); }
-  if (!bin_even<Level>(lower, upper, num_bins).valid()) {
+  if constexpr (cuda::std::is_floating_point_v<Level>) {
+    if (!std::isfinite(lower) || !std::isfinite(upper)) {
+      return invalid(who, "lower and upper must be finite, got " + level_text(lower) + " and " + level_text(upper));
+    }
+  }
+  if (!(lower < upper)) {
     return invalid(who, "lower (" + level_text(lower) + ") must be below upper (" + level_text(upper) + ")");
+  }
+  if (!bin_even<Level>(lower, upper, num_bins).valid()) {
+    return invalid(who, "upper - lower (" + level_text(upper) + " - " + level_text(lower) + ") or num_bins / (upper "
+                        "- lower) with " + std::to_string(num_bins) + " bins overflows the levels' floating type");
   }
   return cudaSuccess;
 }

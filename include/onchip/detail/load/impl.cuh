@@ -207,8 +207,8 @@ namespace onchip {
 
 namespace detail {
 ONCHIP_DETAIL_PTX_LOAD(cache::normal, "", : "memory")
-ONCHIP_DETAIL_PTX_LOAD(cache::readonly, ".nc")
-ONCHIP_DETAIL_PTX_LOAD(cache::stream, ".cs.nc")
+ONCHIP_DETAIL_PTX_LOAD(cache::readonly, ".nc", :)  // no clobbers
+ONCHIP_DETAIL_PTX_LOAD(cache::stream, ".cs.nc", :)
 ONCHIP_DETAIL_PTX_LOAD(cache::last_use, ".lu", : "memory")
 ONCHIP_DETAIL_PTX_LOAD(cache::no_allocate, ".L1::no_allocate", : "memory")
 ONCHIP_DETAIL_PTX_LOAD(cache::evict_last, ".L1::evict_last", : "memory")
