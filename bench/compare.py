@@ -8,6 +8,7 @@ faster). Cases present in only one run are listed with a dash.
 """
 import argparse
 import csv
+import re
 
 
 def load(path, column):
@@ -16,11 +17,11 @@ def load(path, column):
     return {row["case"]: row.get(column, "") for row in rows}, [row["case"] for row in rows]
 
 
+NUMBER = re.compile(r"[-+]?[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?")
+
+
 def number(text):
-    try:
-        return float(text)
-    except ValueError:
-        return None
+    return float(text) if NUMBER.fullmatch(text or "") else None
 
 
 def main():
