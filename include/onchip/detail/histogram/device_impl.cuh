@@ -71,6 +71,14 @@ inline cudaError_t check_call(const char* who, const void* samples, sample_rows 
   return check_rows(who, in.row_samples * sample_size, in.rows, in.row_stride);
 }
 
+/// The checks of a weighted call: the one-channel checks, and weights wherever there are samples.
+inline cudaError_t check_weighted(const char* who, const void* samples, const void* weights, sample_rows in,
+                                  cuda::std::size_t sample_size, const void* hist) {
+  if (cudaError_t e = check_call(who, samples, in, sample_size, hist); e != cudaSuccess) { return e; }
+  if (weights == nullptr && in.row_samples > 0) { return invalid(who, "the weights pointer is null"); }
+  return cudaSuccess;
+}
+
 inline constexpr const no_weights* unweighted = nullptr;
 
 }  // namespace onchip::detail
@@ -180,8 +188,9 @@ cudaError_t weighted_histogram_even(const Sample* samples, const Weight* weights
   constexpr const char* who = "onchip::weighted_histogram_even";
   const detail::sample_rows in{n, 1, n * sizeof(Sample)};
   if (cudaError_t e = detail::check_even(who, num_bins, lower, upper); e != cudaSuccess) { return e; }
-  if (cudaError_t e = detail::check_call(who, samples, in, sizeof(Sample), hist); e != cudaSuccess) { return e; }
-  if (weights == nullptr && n > 0) { return detail::invalid(who, "the weights pointer is null"); }
+  if (cudaError_t e = detail::check_weighted(who, samples, weights, in, sizeof(Sample), hist); e != cudaSuccess) {
+    return e;
+  }
   const detail::plain_binners<1, bin_even<Level>> binners{{bin_even<Level>(lower, upper, num_bins)}, {num_bins}};
   Counter* const out[1] = {hist};
   return detail::run_even<1, 1>(who, samples, in, weights, binners, out, stream, options);
@@ -197,8 +206,9 @@ cudaError_t weighted_histogram_range(const Sample* samples, const Weight* weight
   constexpr const char* who = "onchip::weighted_histogram_range";
   const detail::sample_rows in{n, 1, n * sizeof(Sample)};
   if (cudaError_t e = detail::check_levels(who, levels, num_levels); e != cudaSuccess) { return e; }
-  if (cudaError_t e = detail::check_call(who, samples, in, sizeof(Sample), hist); e != cudaSuccess) { return e; }
-  if (weights == nullptr && n > 0) { return detail::invalid(who, "the weights pointer is null"); }
+  if (cudaError_t e = detail::check_weighted(who, samples, weights, in, sizeof(Sample), hist); e != cudaSuccess) {
+    return e;
+  }
   const detail::range_binners<1, Level> binners{{levels}, {num_levels - 1}};
   Counter* const out[1] = {hist};
   return detail::run_histogram<1, 1>(who, samples, in, weights, binners, out, stream, options);
