@@ -143,7 +143,7 @@ ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
 /// The shape of `Path`'s kernel for jobs of type Job (template arguments of the kernels).
 template <histogram_path Path, class Job, bool SmallSlices = false>
 inline constexpr kernel_shape shape_v =
-    shape_of(Path, sizeof(typename Job::sample_t), Job::binners_t::level_bytes > 0, SmallSlices);
+    shape_of(Path, sizeof(typename Job::sample_t), Job::binners_t::level_bytes > 0, SmallSlices, Job::active > 1);
 
 /// What every histogram kernel gets besides the job: the plan's decisions.
 struct kernel_args {

@@ -105,7 +105,7 @@ struct kernel_shape {
 };
 
 ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner,
-                                                  bool small_slices = false) {
+                                                  bool small_slices = false, bool channels = false) {
   switch (path) {
     case histogram_path::byte_columns:
       return {tuning::byte_column_threads, tuning::byte_column_blocks, tuning::byte_column_vectors};
@@ -113,7 +113,8 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
       return {tuning::byte_replica_threads, tuning::byte_replica_blocks, tuning::byte_replica_vectors};
     case histogram_path::shared_replicas:
       return {small_slices ? tuning::segment_threads : tuning::shared_threads,
-              small_slices ? tuning::segment_blocks : tuning::shared_blocks, tuning::sample_vectors(sample_bytes)};
+              small_slices ? tuning::segment_blocks : channels ? tuning::channel_blocks : tuning::shared_blocks,
+              tuning::sample_vectors(sample_bytes)};
     case histogram_path::shared_packed16:
       return {tuning::packed16_threads(range_binner, sample_bytes), tuning::packed16_blocks,
               tuning::sample_vectors(sample_bytes)};
@@ -207,7 +208,7 @@ ONCHIP_HOST_DEVICE constexpr bool replicated(histogram_path path) {
  * keep one copy: each slice zeroes and flushes its copies. Returns a plan without grid, or !ok() if it cannot fit.
  */
 ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_call& c, const device_limits& d) {
-  const kernel_shape shape = shape_of(path, c.sample_bytes, c.level_bytes > 0, small_slices(c, d));
+  const kernel_shape shape = shape_of(path, c.sample_bytes, c.level_bytes > 0, small_slices(c, d), c.active > 1);
   int blocks = shape.blocks;
   blocks = blocks < d.max_threads_per_sm / shape.threads ? blocks : d.max_threads_per_sm / shape.threads;
   blocks = blocks < d.max_blocks_per_sm ? blocks : d.max_blocks_per_sm;

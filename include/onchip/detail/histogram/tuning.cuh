@@ -35,6 +35,9 @@ inline constexpr int byte_replica_vectors = 4;
 inline constexpr int shared_threads = 512;
 /// 56-64 registers per thread on sm_90: two blocks of 512 threads fill the register file.
 inline constexpr int shared_blocks = 2;
+/// Several active channels: the per-sample channel dispatch needs more than 64 registers per thread on sm_80
+/// (ptxas spilled to local memory there at two blocks of 512), so one block of 512 threads per SM.
+inline constexpr int channel_blocks = 1;
 /// One copy per lane at most: with 32, no two lanes of a warp ever add to one word or one bank.
 inline constexpr int max_replicas = 32;
 /// 16-byte vectors in flight per thread: 4 for samples of 4 bytes or more, 2 for narrower ones (which already
