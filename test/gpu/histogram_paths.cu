@@ -56,6 +56,40 @@ ONCHIP_GPU_TEST_CASE("every kernel path, forced, gives the reference histogram")
               {P::shared_packed16});
 }
 
+ONCHIP_GPU_TEST_CASE("several channels in the shared kernel: f32 RGB, and RGBA bytes forced there") {
+  const std::size_t pixels = hist_test::sized(300001);
+  const auto rgb = hist_test::make_samples<float>(pixels * 3, 0.0, 1.0, distribution::uniform, 31);
+  const auto rgba = hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::skewed, 32);
+  auto check = [&](const auto& samples, int channels, int active, auto lo, auto hi, const int (&bins)[3], auto run) {
+    using S = typename std::decay_t<decltype(samples)>::value_type;
+    hist_test::device_samples<S> in(samples, 0);
+    std::vector<hist_test::device_hist<unsigned>> outs;
+    for (int a = 0; a < active; ++a) { outs.emplace_back(static_cast<std::size_t>(bins[a])); }
+    unsigned* const hists[3] = {outs[0].buffer.data(), outs[1].buffer.data(), outs[2].buffer.data()};
+    ONCHIP_CUDA_REQUIRE(run(in.data, hists));
+    for (int a = 0; a < active; ++a) {
+      std::vector<double> expected(bins[a], 0.0);
+      for (std::size_t p = 0; p < pixels; ++p) {
+        const int b = hist_test::reference_even(samples[p * channels + a], lo[a], hi[a], bins[a]);
+        if (b >= 0) { expected[b] += 1; }
+      }
+      INFO("channel " << a);
+      hist_test::require_equal(outs[a].get(), expected);
+    }
+  };
+  const int rgb_bins[3] = {100, 37, 1000};
+  const float flo[3] = {0.0f, 0.25f, 0.0f}, fhi[3] = {1.0f, 0.75f, 0.5f};
+  check(rgb, 3, 3, flo, fhi, rgb_bins, [&](const float* d, unsigned* const (&h)[3]) {
+    return onchip::multi_histogram_even<3, 3>(d, pixels, h, rgb_bins, flo, fhi);
+  });
+  const int byte_bins[3] = {256, 16, 100};
+  const int blo[3] = {0, 0, 50}, bhi[3] = {256, 256, 150};
+  const onchip::detail::histogram_path_override force(histogram_path::shared_replicas);
+  check(rgba, 4, 3, blo, bhi, byte_bins, [&](const std::uint8_t* d, unsigned* const (&h)[3]) {
+    return onchip::multi_histogram_even<4, 3>(d, pixels, h, byte_bins, blo, bhi);
+  });
+}
+
 ONCHIP_GPU_TEST_CASE("a forced path that cannot serve the call is refused with a message") {
   hist_test::device_samples<float> in(std::vector<float>(100, 0.5f), 0);
   hist_test::device_hist<unsigned> hist(10);

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Project documents speak of the project alone: no paths outside the repository, no tool manuals, no issue numbers.
+# Checks README.md, bench/*.md, docs/ and the headers' comments (which the API reference is made of).
+root="$1"
+cd "$root" || exit 1
+found=$(grep -rnE '\.\./shared|shared/research|METHOD\.md|HOPPER\.md|device tool|\(issue [0-9]+\)|issues? [0-9]+\b' \
+  README.md bench/*.md docs include 2>/dev/null)
+if [ -n "$found" ]; then
+  echo "documents that point outside the project:"; echo "$found"; exit 1
+fi
+echo "docs_stand_alone: ok"
