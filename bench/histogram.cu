@@ -11,6 +11,7 @@
 
 #include <cuda/std/array>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -27,7 +28,7 @@ __device__ __host__ inline std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-enum class dist { uniform, skewed, degenerate, normal, image, text };
+enum class dist { uniform, skewed, degenerate, normal, image, text, bank, runs, zipf };
 
 // Values in [0, 1) following `d`, mapped to [lo, hi) and converted to T.
 template <class T>
@@ -47,6 +48,14 @@ __global__ void generate(T* out, std::size_t n, dist d, double lo, double hi) {
       constexpr char common[] = "  eeeetttaaoinshrdlcumwfgypbvk.,\n";
       const char ch = (h >> 60) < 12 ? common[(h >> 32) % (sizeof common - 1)] : static_cast<char>('a' + (h >> 40) % 26);
       u = (static_cast<unsigned char>(ch) + 0.5) / 256.0;
+    } else if (d == dist::bank) {  // eight values 32 apart: on one shared-memory bank in a 256-word table
+      u = ((h & 7) * 32 + 0.5) / 256.0;
+    } else if (d == dist::runs) {  // runs of 4096 equal values
+      u = (mix(i / 4096) >> 11) * (1.0 / 9007199254740992.0);
+    } else if (d == dist::zipf) {  // Zipf(1.1) over 65536 ranks, by the inverse of the continuous power law
+      const double top = pow(65537.0, -0.1) - 1.0;
+      u = (floor(pow(1.0 + u * top, -10.0)) - 1.0 + 0.5) / 65536.0;
+      u = fmin(u, 0.999999);
     } else if (d == dist::normal) {
       const double u2 = (mix(h) >> 11) * (1.0 / 9007199254740992.0);
       u = 0.5 + 0.02 * sqrt(-2.0 * log(fmax(u, 1e-300))) * cos(6.283185307179586 * u2);
@@ -63,6 +72,9 @@ const char* name(dist d) {
     case dist::degenerate: return "degenerate";
     case dist::image: return "image";
     case dist::text: return "text";
+    case dist::bank: return "8 values on one bank";
+    case dist::runs: return "runs of 4096";
+    case dist::zipf: return "Zipf(1.1)";
     default: return "normal(0.5, 0.02)";
   }
 }
@@ -70,6 +82,8 @@ const char* name(dist d) {
 template <class T>
 const char* type_name() {
   if constexpr (std::is_same_v<T, std::uint8_t>) return "u8";
+  else if constexpr (std::is_same_v<T, std::int8_t>) return "i8";
+  else if constexpr (std::is_same_v<T, std::int16_t>) return "i16";
   else if constexpr (std::is_same_v<T, std::uint16_t>) return "u16";
   else if constexpr (std::is_same_v<T, std::int32_t>) return "i32";
   else if constexpr (std::is_same_v<T, std::uint32_t>) return "u32";
@@ -90,7 +104,8 @@ struct context {
 // GB/s of `input_bytes`, and the read ceiling over the same bytes measured in the same run.
 template <class Onchip, class Competitor>
 void measure(context& c, const std::string& type, long long bins, const std::string& what, std::size_t input_bytes,
-             std::size_t counters, Onchip&& onchip_run, Competitor&& competitor_run, bool run_competitor = true) {
+             std::size_t counters, Onchip&& onchip_run, Competitor&& competitor_run, bool run_competitor = true,
+             std::size_t rotate = 0) {
   const std::string label = type + ", " + std::to_string(bins) + " bins, " + what;
   const double ceiling_ms = bench::read_ceiling_ms(c.o, c.buffer, input_bytes, c.scratch);
   unsigned *ours = nullptr, *theirs = nullptr;
@@ -105,6 +120,7 @@ void measure(context& c, const std::string& type, long long bins, const std::str
     std::vector<unsigned> x(counters), y(counters);
     BENCH_CHECK(cudaMemcpy(x.data(), ours, counters * sizeof(unsigned), cudaMemcpyDeviceToHost));
     BENCH_CHECK(cudaMemcpy(y.data(), theirs, counters * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    std::rotate(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(rotate), y.end());  // theirs[i + rotate] is ours[i]
     agree = x == y ? "yes" : "NO";
     const double cub = static_cast<double>(input_bytes) / cub_ms / 1e6;
     cub_gbs = bench::fixed(cub);
@@ -140,20 +156,48 @@ struct cub_temp {
   ~cub_temp() { cudaFree(p); }
 };
 
+// Signed samples over their whole type: CUB drops negative 8- and 16-bit samples, so it histograms the same bytes
+// as the unsigned type over [0, 2^bits) instead (the same work), and its bins are rotated by half the range.
 template <class T, class L>
 void even_case(context& c, int bins, L lo, L hi, dist d, bool run_cub = true) {
   if (!wanted(c, std::string(type_name<T>()) + ", " + std::to_string(bins) + " bins, " + name(d))) { return; }
   const std::size_t n = c.bytes / sizeof(T);
   T* samples = fill<T>(c, d, static_cast<double>(lo), static_cast<double>(hi));
+  constexpr bool whole_signed = std::is_signed_v<T> && sizeof(T) <= 2;
+  using U = std::conditional_t<whole_signed, std::make_unsigned_t<std::conditional_t<whole_signed, T, int>>, T>;
+  const L cub_lo = whole_signed ? L(0) : lo, cub_hi = whole_signed ? static_cast<L>(hi - lo) : hi;
   cub_temp temp;
   auto cub_call = [&](void* t, std::size_t& b, unsigned* out = nullptr) {
-    return cub::DeviceHistogram::HistogramEven(t, b, samples, out, bins + 1, lo, hi, static_cast<long long>(n));
+    return cub::DeviceHistogram::HistogramEven(t, b, reinterpret_cast<const U*>(samples), out, bins + 1, cub_lo,
+                                               cub_hi, static_cast<long long>(n));
   };
   if (run_cub) { temp.prepare(cub_call); }
   measure(
       c, type_name<T>(), bins, name(d), c.bytes, bins,
       [&](unsigned* out) { BENCH_CHECK(onchip::histogram_even(samples, n, out, bins, lo, hi)); },
-      [&](unsigned* out) { BENCH_CHECK(cub_call(temp.p, temp.bytes, out)); }, run_cub);
+      [&](unsigned* out) { BENCH_CHECK(cub_call(temp.p, temp.bytes, out)); }, run_cub,
+      whole_signed ? static_cast<std::size_t>(bins / 2) : 0);
+}
+
+// A custom binner on bytes (the value's top six bits: 64 bins), against CUB's 64 even bins over [0, 256).
+struct top_six_bits {
+  ONCHIP_HOST_DEVICE int operator()(std::uint8_t v) const { return v >> 2; }
+};
+
+void custom_case(context& c, dist d) {
+  const std::string what = std::string(name(d)) + ", custom binner";
+  if (!wanted(c, "u8, 64 bins, " + what)) { return; }
+  const std::size_t n = c.bytes;
+  auto* samples = fill<std::uint8_t>(c, d, 0.0, 256.0);
+  cub_temp temp;
+  auto cub_call = [&](void* t, std::size_t& b, unsigned* out = nullptr) {
+    return cub::DeviceHistogram::HistogramEven(t, b, samples, out, 65, 0, 256, static_cast<long long>(n));
+  };
+  temp.prepare(cub_call);
+  measure(
+      c, "u8", 64, what, c.bytes, 64,
+      [&](unsigned* out) { BENCH_CHECK(onchip::histogram(samples, n, out, 64, top_six_bits{})); },
+      [&](unsigned* out) { BENCH_CHECK(cub_call(temp.p, temp.bytes, out)); });
 }
 
 void range_case(context& c, int num_levels, dist d) {
@@ -378,12 +422,21 @@ int main(int argc, char** argv) {
                  {"case", "type", "bins", "distribution", "onchip", "CUB", "read ceiling", "onchip % of ceiling",
                   "onchip / CUB", "histograms agree"});
   context c{o, &t, buffer, bytes, scratch};
-  for (dist d : {dist::uniform, dist::skewed, dist::degenerate, dist::image, dist::text}) {
+  for (dist d : {dist::uniform, dist::skewed, dist::degenerate, dist::image, dist::text, dist::bank, dist::runs}) {
     even_case<std::uint8_t>(c, 256, 0, 256, d);
   }
-  for (int bins : {1024, 4096, 65536}) {
-    for (dist d : {dist::uniform, dist::normal, dist::degenerate}) { even_case<std::uint16_t>(c, bins, 0, 65536, d); }
+  for (dist d : {dist::uniform, dist::skewed, dist::text}) { even_case<std::int8_t>(c, 256, -128, 128, d); }
+  even_case<std::uint8_t>(c, 16, 0, 256, dist::image);
+  even_case<std::uint8_t>(c, 64, 0, 256, dist::text);
+  even_case<std::uint8_t>(c, 100, 0, 200, dist::uniform);  // a quarter of the samples in no bin
+  custom_case(c, dist::image);
+  for (int bins : {1024, 4096}) {
+    for (dist d : {dist::uniform, dist::normal, dist::zipf, dist::degenerate}) {
+      even_case<std::uint16_t>(c, bins, 0, 65536, d);
+    }
+    for (dist d : {dist::uniform, dist::normal}) { even_case<std::int16_t>(c, bins, -32768, 32768, d); }
   }
+  for (dist d : {dist::uniform, dist::normal, dist::degenerate}) { even_case<std::uint16_t>(c, 65536, 0, 65536, d); }
   for (int bins : {1024, 4096}) {
     for (dist d : {dist::uniform, dist::normal, dist::degenerate}) { even_case<float>(c, bins, 0.0f, 1.0f, d); }
   }
@@ -414,7 +467,7 @@ int main(int argc, char** argv) {
   latency_floor(c, latency);
   latency_case<float>(c, latency, 1024, 0.0f, 1.0f);
   latency_case<std::uint8_t>(c, latency, 256, 0, 256);
-  latency_case<std::uint8_t>(c, latency, 256, 0, 256, onchip::detail::histogram_path::byte_columns);
+  latency_case<std::uint8_t>(c, latency, 256, 0, 256, onchip::detail::histogram_path::byte_lanes);
   latency_case<std::uint8_t>(c, latency, 256, 0, 256, onchip::detail::histogram_path::shared_replicas);
   latency.print();
   latency.save(o.out, "histogram_latency.csv");

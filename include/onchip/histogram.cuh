@@ -28,6 +28,8 @@ namespace onchip {
 namespace detail {
 template <class Level>
 struct narrow_even;
+template <class Level>
+struct lean_even;
 }  // namespace detail
 
 /**
@@ -60,6 +62,7 @@ class bin_even {
 
  private:
   friend struct detail::narrow_even<Level>;
+  friend struct detail::lean_even<Level>;
   template <bool Wide, class Sample>
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin(Sample x) const;
 

@@ -1,30 +1,44 @@
 // Instruction contracts of the histogram kernels (release build, ONCHIP_CHECKS=0): nothing in local memory in any
 // kernel the device API instantiates (every path: bytes, several channels, shared replicas, 16-bit shared
-// counters, global atomics, range levels, weights, segments), and the byte path's counting loop made of shared
-// loads and stores (no global atomics; shared ones only when a counter nears 65535), with one PRMT per sample for
-// the counter's address.
+// counters, global atomics, range levels, weights, segments), and the byte path's counting loop made of one PRMT
+// (the counter's address) and one shared atomic without return per sample: no shared loads or stores, no global
+// atomics.
 //
 // contract sass * lacks LDL|STL
-// contract sass k_byte_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.
-// contract sass k_byte_loop has LDS\.U16
-// contract sass k_byte_loop has STS\.U16
+// contract sass k_byte_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.|\bLDS|\bSTS
+// contract sass k_byte_loop has ATOMS\.POPC\.INC\.32 RZ, \[R[0-9]+\+UR(Z|[0-9]+)\]
 // contract sass k_byte_loop has \bPRMT R[0-9]+, R[0-9]+(\.reuse)?, 0x55[0-3]4,
 // contract sass k_byte_loop has LDG\.E\.EF\.128\.CONSTANT
+// contract sass k_rgba_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.|\bLDS|\bSTS
+// contract sass k_rgba_loop has ATOMS\.POPC\.INC\.32 RZ, \[R[0-9]+\+UR(Z|[0-9]+)\]
+// contract sass k_rgba_loop has \bPRMT R[0-9]+, R[0-9]+(\.reuse)?, 0x55[0-3]4,
 #include <onchip/histogram.cuh>
 
 #include <cstdint>
 
 namespace {
-using byte_job = onchip::detail::histogram_job<1, 1, std::uint8_t, onchip::detail::no_weights,
-                                               onchip::detail::plain_binners<1, onchip::bin_identity>, unsigned>;
+template <int C, int A>
+using byte_job = onchip::detail::histogram_job<C, A, std::uint8_t, onchip::detail::no_weights,
+                                               onchip::detail::plain_binners<A, onchip::bin_identity>, unsigned>;
+
+// The byte kernel's counting phase alone (the library's own function), over counters it does not zero.
+template <int C, int A>
+__device__ void byte_loop(const byte_job<C, A>& job, const onchip::detail::kernel_args& a) {
+  using onchip::detail::histogram_path;
+  unsigned char* planes = onchip::carve(onchip::detail::layout_of(histogram_path::byte_lanes, a.call, 1)).counters;
+  const unsigned lane = threadIdx.x % 32;
+  const auto base = static_cast<unsigned>(__cvta_generic_to_shared(planes));
+  onchip::detail::count_bytes<4>(job, a, onchip::detail::byte_lanes<A>{base, lane * 4, 128 + lane * 4});
+}
+}  // namespace
+
+extern "C" __global__ void __launch_bounds__(512, 3) k_byte_loop(byte_job<1, 1> job, onchip::detail::kernel_args a) {
+  byte_loop(job, a);
 }
 
-// The byte kernel's counting phase alone (the library's own function): shared loads and stores, and shared
-// atomics only on its rare spill branch.
-extern "C" __global__ void __launch_bounds__(128, 3) k_byte_loop(byte_job job, onchip::detail::kernel_args a) {
-  using onchip::detail::histogram_path;
-  const auto spans = onchip::carve(onchip::detail::layout_of(histogram_path::byte_columns, a.call, 1));
-  onchip::detail::count_byte_columns(job, a, onchip::detail::start_byte_columns(spans.counters, spans.totals));
+// RGBA with three active channels: each channel's plane is a uniform register of the address, no extra instruction.
+extern "C" __global__ void __launch_bounds__(1024, 1) k_rgba_loop(byte_job<4, 3> job, onchip::detail::kernel_args a) {
+  byte_loop(job, a);
 }
 
 void instantiate(const std::uint8_t* u8, const std::int8_t* i8, const std::uint16_t* u16, const float* f32,

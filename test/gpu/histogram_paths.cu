@@ -44,9 +44,9 @@ ONCHIP_GPU_TEST_CASE("every kernel path, forced, gives the reference histogram")
     INFO(hist_test::name(d));
     const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 5);
     check_paths(hist_test::make_samples<std::uint8_t>(n, 0, 256, d, 7), 256, 0, 256,
-                {P::byte_columns, P::shared_replicas, P::shared_packed16, P::global_atomics});
+                {P::byte_lanes, P::shared_replicas, P::shared_packed16, P::global_atomics});
     check_paths(hist_test::make_samples<std::int8_t>(n, -128, 128, d, 8), 100, -100, 100,
-                {P::byte_columns, P::shared_replicas, P::global_atomics});
+                {P::byte_lanes, P::shared_replicas, P::global_atomics});
     check_paths(hist_test::make_samples<std::uint16_t>(n, 0, 65536, d, 9), 1024, 0, 65536,
                 {P::shared_replicas, P::shared_packed16, P::global_atomics});
   }
@@ -56,46 +56,69 @@ ONCHIP_GPU_TEST_CASE("every kernel path, forced, gives the reference histogram")
               {P::shared_packed16});
 }
 
-ONCHIP_GPU_TEST_CASE("several channels in the shared kernel: f32 RGB, and RGBA bytes forced there") {
+namespace {
+
+// multi_histogram_even<Channels, Active> of `pixels` pixels of `samples` placed `misalign` samples past 16-byte
+// alignment, against the host reference, channel by channel.
+template <int Channels, int Active, class S, class L>
+void check_channels(const std::vector<S>& samples, std::size_t pixels, std::size_t misalign, const int* bins,
+                    const L* lo, const L* hi) {
+  INFO(Channels << " channels, " << Active << " active, misaligned by " << misalign);
+  hist_test::device_samples<S> in(samples, misalign * sizeof(S));
+  std::vector<hist_test::device_hist<unsigned>> outs;
+  int b[Active];
+  L l[Active], h[Active];
+  unsigned* hists[Active];
+  for (int a = 0; a < Active; ++a) {
+    outs.emplace_back(static_cast<std::size_t>(bins[a]));
+    b[a] = bins[a];
+    l[a] = lo[a];
+    h[a] = hi[a];
+  }
+  for (int a = 0; a < Active; ++a) { hists[a] = outs[a].buffer.data(); }
+  ONCHIP_CUDA_REQUIRE((onchip::multi_histogram_even<Channels, Active>(in.data, pixels, hists, b, l, h)));
+  for (int a = 0; a < Active; ++a) {
+    std::vector<double> expected(bins[a], 0.0);
+    for (std::size_t p = 0; p < pixels; ++p) {
+      const int bin = hist_test::reference_even(samples[p * Channels + a], lo[a], hi[a], bins[a]);
+      if (bin >= 0) { expected[bin] += 1; }
+    }
+    INFO("channel " << a);
+    hist_test::require_equal(outs[a].get(), expected);
+  }
+}
+
+}  // namespace
+
+ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel bytes on every byte-capable path") {
   const std::size_t pixels = hist_test::sized(300001);
   const auto rgb = hist_test::make_samples<float>(pixels * 3, 0.0, 1.0, distribution::uniform, 31);
-  const auto rgba = hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::skewed, 32);
-  auto check = [&](const auto& samples, int channels, int active, auto lo, auto hi, const int (&bins)[3], auto run) {
-    using S = typename std::decay_t<decltype(samples)>::value_type;
-    hist_test::device_samples<S> in(samples, 0);
-    std::vector<hist_test::device_hist<unsigned>> outs;
-    for (int a = 0; a < active; ++a) { outs.emplace_back(static_cast<std::size_t>(bins[a])); }
-    unsigned* const hists[3] = {outs[0].buffer.data(), outs[1].buffer.data(), outs[2].buffer.data()};
-    ONCHIP_CUDA_REQUIRE(run(in.data, hists));
-    for (int a = 0; a < active; ++a) {
-      std::vector<double> expected(bins[a], 0.0);
-      for (std::size_t p = 0; p < pixels; ++p) {
-        const int b = hist_test::reference_even(samples[p * channels + a], lo[a], hi[a], bins[a]);
-        if (b >= 0) { expected[b] += 1; }
-      }
-      INFO("channel " << a);
-      hist_test::require_equal(outs[a].get(), expected);
-    }
-  };
   const int rgb_bins[3] = {100, 37, 1000};
   const float flo[3] = {0.0f, 0.25f, 0.0f}, fhi[3] = {1.0f, 0.75f, 0.5f};
-  check(rgb, 3, 3, flo, fhi, rgb_bins, [&](const float* d, unsigned* const (&h)[3]) {
-    return onchip::multi_histogram_even<3, 3>(d, pixels, h, rgb_bins, flo, fhi);
-  });
+  check_channels<3, 3>(rgb, pixels, 0, rgb_bins, flo, fhi);
+  const auto bytes = hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::skewed, 32);
   const int byte_bins[3] = {256, 16, 100};
   const int blo[3] = {0, 0, 50}, bhi[3] = {256, 256, 150};
-  const onchip::detail::histogram_path_override force(histogram_path::shared_replicas);
-  check(rgba, 4, 3, blo, bhi, byte_bins, [&](const std::uint8_t* d, unsigned* const (&h)[3]) {
-    return onchip::multi_histogram_even<4, 3>(d, pixels, h, byte_bins, blo, bhi);
-  });
+  for (histogram_path path : {histogram_path::byte_lanes, histogram_path::shared_replicas}) {
+    INFO("path " << onchip::detail::path_name(path));
+    const onchip::detail::histogram_path_override force(path);
+    for (std::size_t misalign = 0; misalign < 4; ++misalign) {  // vectors that start in every channel
+      const std::size_t n = pixels - 1;  // room for the misalignment
+      check_channels<4, 3>(bytes, n, misalign, byte_bins, blo, bhi);
+      check_channels<3, 3>(bytes, n, misalign, byte_bins, blo, bhi);
+      check_channels<2, 1>(bytes, n, misalign, byte_bins, blo, bhi);
+      check_channels<2, 2>(bytes, n, misalign, byte_bins, blo, bhi);
+      check_channels<4, 1>(bytes, n, misalign, byte_bins, blo, bhi);
+    }
+  }
 }
 
 ONCHIP_GPU_TEST_CASE("a forced path that cannot serve the call is refused with a message") {
   hist_test::device_samples<float> in(std::vector<float>(100, 0.5f), 0);
   hist_test::device_hist<unsigned> hist(10);
-  const onchip::detail::histogram_path_override force(histogram_path::byte_columns);
+  const onchip::detail::histogram_path_override force(histogram_path::byte_lanes);
   CHECK(onchip::histogram_even(in.data, 100, hist.buffer.data(), 10, 0.0f, 1.0f) == cudaErrorInvalidValue);
-  CHECK(std::string(onchip::last_error_message()).find("byte_columns cannot serve this call") != std::string::npos);
+  CHECK(std::string(onchip::last_error_message()).find("byte_lanes cannot serve this call") != std::string::npos);
 }
 
 ONCHIP_GPU_TEST_CASE("infinite bounds, or bounds whose width overflows float, are refused with a message") {
@@ -143,10 +166,11 @@ ONCHIP_GPU_TEST_CASE("the cached device limits are the device's, and planned blo
   u.row_samples = std::size_t{1} << 28;
   u.rows = 1;
   const launch_plan up = plan_histogram(describe(u, false), limits);
-  if (up.path == histogram_path::byte_columns) {
-    ONCHIP_CUDA_REQUIRE(allow_dynamic_smem<byte_columns_kernel<u8_job>>(device, limits, "test"));
-    ONCHIP_CUDA_REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, byte_columns_kernel<u8_job>,
-                                                                      up.threads, up.smem_bytes));
+  if (up.path == histogram_path::byte_lanes) {
+    [[maybe_unused]] constexpr kernel_shape b = shape_v<histogram_path::byte_lanes, u8_job>;
+    constexpr auto lanes = byte_lanes_kernel<u8_job, b.threads, b.blocks, b.vectors>;
+    ONCHIP_CUDA_REQUIRE((allow_dynamic_smem<lanes>(device, limits, "test")));
+    ONCHIP_CUDA_REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, lanes, up.threads, up.smem_bytes));
     CHECK(resident >= up.blocks_per_sm);
   }
 }

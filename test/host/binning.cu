@@ -141,6 +141,48 @@ TEST_CASE("bin_even gives CUB's bins for every 8- and 16-bit integer sample") {
   }
 }
 
+namespace {
+
+// lean_even against the 128-bit reference for every sample of S: the bin, or `bins` (no bin) exactly when the
+// reference finds none; whether the lean tier applies is its documented condition.
+template <class S, class L>
+void check_lean(L lower, L upper, int bins) {
+  INFO("lower " << static_cast<long long>(lower) << ", upper " << static_cast<long long>(upper) << ", bins " << bins);
+  const onchip::bin_even<L> even(lower, upper, bins);
+  const __int128 range = static_cast<__int128>(upper) - static_cast<__int128>(lower);
+  const bool fits = range >= 1 && range <= 65536 && bins <= range && static_cast<__int128>(lower) >= INT32_MIN &&
+                    static_cast<__int128>(upper) <= INT32_MAX;
+  REQUIRE(onchip::detail::lean_even<L>::applies(even) == fits);
+  if (!fits) { return; }
+  const auto lean = onchip::detail::lean_even<L>::of(even);
+  for (long long x = std::numeric_limits<S>::min(); x <= std::numeric_limits<S>::max(); ++x) {
+    const int want = reference_int_bin(x, lower, upper, bins);
+    REQUIRE(lean(static_cast<S>(x)) == (want < 0 ? bins : want));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("lean even binning (8- and 16-bit samples, ranges up to 2^16): every sample, exact, no bin as bins") {
+  for (int bins : {1, 2, 3, 7, 10, 64, 100, 255, 256, 1000, 1024, 4095, 4096, 30000, 65535, 65536}) {
+    check_lean<std::uint16_t>(0, 65536, bins);
+    check_lean<std::int16_t>(-32768, 32768, bins);
+    check_lean<std::uint16_t>(100LL, 60000LL, bins);
+    check_lean<std::int16_t>(-1000, 3001, bins);
+    check_lean<std::uint8_t>(0, 256, bins);
+    check_lean<std::int8_t>(-128, 128, bins);
+    check_lean<std::int8_t>(-3, 17, bins);
+    check_lean<std::uint16_t>(-2147483647 - 1, -2147483647 + 65535, bins);  // lower at int32's edge
+    check_lean<std::int16_t>(2147483647 - 65535, 2147483647, bins);          // upper at int32's edge
+    check_lean<std::uint16_t>(0u, 65536u, bins);                             // unsigned levels
+  }
+  // Outside the tier: a range over 2^16, more bins than values, bounds beyond int32.
+  check_lean<std::uint16_t>(0, 65537, 10);
+  check_lean<std::uint8_t>(0, 10, 11);
+  check_lean<std::int16_t>(-3000000000LL, -2999990000LL, 10);
+  check_lean<std::uint16_t>(0LL, 4294967296LL, 10);
+}
+
 TEST_CASE("bin_even on 32- and 64-bit integers, whole ranges without overflow") {
   std::mt19937_64 rng(77);
   const onchip::bin_even<long long> i32(std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), 1000);

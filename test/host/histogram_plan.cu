@@ -47,16 +47,17 @@ histogram_call call_of(int sample_bytes, bool integer, int bins, int counter_byt
   return c;
 }
 
-constexpr histogram_path order[] = {histogram_path::byte_columns, histogram_path::byte_replicas,
-                                    histogram_path::shared_replicas, histogram_path::shared_packed16,
-                                    histogram_path::global_atomics};
+constexpr histogram_path order[] = {histogram_path::byte_lanes, histogram_path::shared_replicas,
+                                    histogram_path::shared_packed16, histogram_path::global_atomics};
 
 // Everything a plan must satisfy on `d`, whatever it chose.
 void check_plan(const histogram_call& c, const device_limits& d) {
   const launch_plan p = plan_histogram(c, d);
   REQUIRE(p.ok());
+  const bool wide = p.threads == onchip::detail::tuning::wide_threads && p.path == histogram_path::shared_replicas;
+  CHECK((!wide || onchip::detail::wide_candidate(c)));
   const auto shape = onchip::detail::shape_of(p.path, c.sample_bytes, c.level_bytes > 0,
-                                              onchip::detail::small_slices(c, d), c.active > 1);
+                                              onchip::detail::small_slices(c, d), c.active > 1, wide);
   CHECK(onchip::detail::serves(p.path, c));
   CHECK(p.threads == shape.threads);              // the kernel's compiled block size
   CHECK(p.blocks_per_sm >= 1);
@@ -69,7 +70,7 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   CHECK(p.vectors == shape.vectors);
   CHECK(p.grid >= 1);
   CHECK(p.grid <= d.sms * p.blocks_per_sm);
-  if (p.path == histogram_path::shared_replicas || p.path == histogram_path::byte_replicas) {
+  if (p.path == histogram_path::shared_replicas) {
     CHECK(p.replicas >= 1);
     CHECK(p.replicas <= 32);
     CHECK((p.replicas & (p.replicas - 1)) == 0);
@@ -81,7 +82,7 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   CHECK((p.walk == onchip::detail::traversal::segment_slices) == (c.segments > 0));
   for (histogram_path earlier : order) {  // precedence: each earlier path does not serve the call or cannot fit
     if (earlier == p.path) { break; }
-    const bool earlier_fits = onchip::detail::preferred(earlier, c) && onchip::detail::fit(earlier, c, d).ok();
+    const bool earlier_fits = onchip::detail::serves(earlier, c) && onchip::detail::fit(earlier, c, d).ok();
     CHECK_FALSE(earlier_fits);
   }
 }
@@ -140,8 +141,8 @@ TEST_CASE("range binning stages its levels while they fit, and says so when they
     CHECK_FALSE(plan_histogram(huge, g.limits).ok());
     huge.sample_bytes = 1;
     huge.byte_samples = true;  // the byte kernels read levels from global memory once per value
-    if (g.limits.smem_per_block_optin >= 65536 + 2048) {
-      CHECK(plan_histogram(huge, g.limits).path == histogram_path::byte_columns);
+    if (g.limits.smem_per_block_optin >= 65536) {
+      CHECK(plan_histogram(huge, g.limits).path == histogram_path::byte_lanes);
     }
   }
 }
@@ -175,15 +176,37 @@ TEST_CASE("segments and rows: segments are sliced, short rows get a block each, 
 }
 
 TEST_CASE("the paths each architecture gets, worked out by hand from its limits") {
-  // Bytes: 64 KiB of columns + 2 KiB of totals, three blocks in 228 KB on the H200, two in 164 KB on the A100,
-  // one in 100 KB on sm_86/89; sm_75 allows 64 KiB per block, so it counts bytes in shared replicas instead.
+  // Bytes: one 64 KiB plane of lane-owned counters, two blocks of 1024 on the H200 and the A100, one on sm_86/89
+  // (1536 threads an SM) and on sm_75 (1024 threads, 64 KiB).
   const histogram_call bytes = call_of(1, true, 256);
-  CHECK(plan_histogram(bytes, h200).path == histogram_path::byte_columns);
-  CHECK(plan_histogram(bytes, h200).blocks_per_sm == 3);
-  CHECK(plan_histogram(bytes, h200).smem_bytes == 65536 + 2048);
+  CHECK(plan_histogram(bytes, h200).path == histogram_path::byte_lanes);
+  CHECK(plan_histogram(bytes, h200).threads == 1024);
+  CHECK(plan_histogram(bytes, h200).blocks_per_sm == 2);
+  CHECK(plan_histogram(bytes, h200).smem_bytes == 65536);
   CHECK(plan_histogram(bytes, a100).blocks_per_sm == 2);
   CHECK(plan_histogram(bytes, gpus[2].limits).blocks_per_sm == 1);
-  CHECK(plan_histogram(bytes, gpus[0].limits).path == histogram_path::shared_replicas);
+  CHECK(plan_histogram(bytes, gpus[0].limits).path == histogram_path::byte_lanes);
+  CHECK(plan_histogram(bytes, gpus[0].limits).blocks_per_sm == 1);
+  // RGBA, three active channels: two planes (128 KiB), one block of 1024 on the H200 and the A100; sm_86/89 have
+  // 99 KiB a block, so the shared replicas count it there.
+  histogram_call rgba = bytes;
+  rgba.channels = 4;
+  rgba.active = 3;
+  rgba.bins[1] = rgba.bins[2] = 256;
+  CHECK(plan_histogram(rgba, h200).path == histogram_path::byte_lanes);
+  CHECK(plan_histogram(rgba, h200).threads == 1024);
+  CHECK(plan_histogram(rgba, h200).smem_bytes == 131072);
+  CHECK(plan_histogram(rgba, a100).path == histogram_path::byte_lanes);
+  CHECK(plan_histogram(rgba, gpus[3].limits).path == histogram_path::shared_replicas);
+  // Two active channels share one plane (a half each).
+  rgba.active = 2;
+  CHECK(plan_histogram(rgba, gpus[3].limits).smem_bytes == 65536);
+  // 2^37 bytes or more: a lane's counter word could wrap, so the shared replicas count them.
+  histogram_call vast = bytes;
+  vast.row_samples = std::size_t{1} << 37;
+  CHECK(plan_histogram(vast, h200).path == histogram_path::shared_replicas);
+  vast.row_samples -= 1;
+  CHECK(plan_histogram(vast, h200).path == histogram_path::byte_lanes);
   // f32, 1024 bins: 1025 words a copy; two blocks of 512 threads leave 113 KiB a block on the H200: 16 copies.
   CHECK(plan_histogram(call_of(4, false, 1024), h200).replicas == 16);
   CHECK(plan_histogram(call_of(4, false, 1024), h200).blocks_per_sm == 2);
@@ -194,6 +217,18 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
   CHECK(plan_histogram(wide, a100).path == histogram_path::shared_packed16);
   CHECK(plan_histogram(wide, gpus[2].limits).path == histogram_path::global_atomics);
   CHECK(plan_histogram(wide, gpus[0].limits).path == histogram_path::global_atomics);
+  // 2-byte samples, one channel: two blocks of 512 while they hold 8 copies or more (1024 bins: 16 copies of 4100
+  // bytes in 113 KiB), else one block of 1024 threads with twice the copies (4096 bins: 8 in 227 KiB, not 4).
+  const histogram_call u16 = call_of(2, true, 1024);
+  CHECK(plan_histogram(u16, h200).threads == 512);
+  CHECK(plan_histogram(u16, h200).replicas == 16);
+  const histogram_call u16_4096 = call_of(2, true, 4096);
+  CHECK(plan_histogram(u16_4096, h200).threads == 1024);
+  CHECK(plan_histogram(u16_4096, h200).blocks_per_sm == 1);
+  CHECK(plan_histogram(u16_4096, h200).replicas == 8);
+  histogram_call f32_4096 = call_of(4, false, 4096);  // 4-byte samples keep two blocks
+  CHECK(plan_histogram(f32_4096, h200).threads == 512);
+  CHECK(plan_histogram(f32_4096, h200).replicas == 4);
   // 64-bit counters never pack; 2^20 bins fit nowhere.
   CHECK(plan_histogram(call_of(2, true, 65536, 8, false), h200).path == histogram_path::global_atomics);
   CHECK(plan_histogram(call_of(4, false, 1 << 20), h200).path == histogram_path::global_atomics);
@@ -210,25 +245,26 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
   small.row_samples = 262144;
   CHECK(plan_histogram(small, h200).grid == 32);
   CHECK(plan_histogram(small, h200).replicas == 2);
-  // Bytes below 2 MiB: shared replicas (512 threads x 2 vectors x 16 bytes = 16 KiB a block), not columns.
+  // Small byte inputs: the byte kernel too, one block for each 64 KiB (1024 threads x 4 vectors x 16 bytes).
   histogram_call small_bytes = call_of(1, true, 256);
-  small_bytes.row_samples = 65536;
-  CHECK(plan_histogram(small_bytes, h200).path == histogram_path::shared_replicas);
-  CHECK(plan_histogram(small_bytes, h200).grid == 4);
-  small_bytes.row_samples = 2 << 20;
-  CHECK(plan_histogram(small_bytes, h200).path == histogram_path::byte_columns);
+  small_bytes.row_samples = 131072;
+  CHECK(plan_histogram(small_bytes, h200).path == histogram_path::byte_lanes);
+  CHECK(plan_histogram(small_bytes, h200).grid == 2);
+  small_bytes.row_samples = 4096;
+  CHECK(plan_histogram(small_bytes, h200).grid == 1);
 }
 
 TEST_CASE("a forced path is used where it serves the call, and refused where it does not") {
   const histogram_call bytes = call_of(1, true, 256);
   CHECK(plan_histogram(bytes, h200, histogram_path::shared_replicas).path == histogram_path::shared_replicas);
   CHECK(plan_histogram(bytes, h200, histogram_path::global_atomics).path == histogram_path::global_atomics);
-  CHECK_FALSE(plan_histogram(call_of(4, false, 256), h200, histogram_path::byte_columns).ok());
+  CHECK_FALSE(plan_histogram(call_of(4, false, 256), h200, histogram_path::byte_lanes).ok());
   CHECK_FALSE(plan_histogram(call_of(4, false, 1 << 20), h200, histogram_path::shared_replicas).ok());
-  histogram_call small_bytes = bytes;  // the plan prefers shared replicas below 2 MiB, but columns still serve
-  small_bytes.row_samples = 4096;
-  CHECK(plan_histogram(small_bytes, h200).path == histogram_path::shared_replicas);
-  CHECK(plan_histogram(small_bytes, h200, histogram_path::byte_columns).path == histogram_path::byte_columns);
+  histogram_call segments = bytes;  // the byte kernel does not take segments; the shared replicas do
+  segments.segments = 10;
+  segments.rows = 10;
+  CHECK_FALSE(plan_histogram(segments, h200, histogram_path::byte_lanes).ok());
+  CHECK(plan_histogram(segments, h200, histogram_path::shared_replicas).path == histogram_path::shared_replicas);
 }
 
 namespace {
@@ -245,9 +281,12 @@ void check_typed(int bins) {
   REQUIRE(p.ok());
   int threads = 0;
   switch (p.path) {
-    case histogram_path::byte_columns: threads = onchip::detail::tuning::byte_column_threads; break;
+    case histogram_path::byte_lanes: threads = onchip::detail::tuning::byte_lane_threads; break;
     case histogram_path::shared_replicas:
       threads = onchip::detail::shape_v<histogram_path::shared_replicas, job_t>.threads;
+      if (onchip::detail::wide_job_v<job_t> && p.threads == onchip::detail::tuning::wide_threads) {
+        threads = onchip::detail::tuning::wide_threads;  // the wide kernel, launched by the same rule
+      }
       break;
     case histogram_path::shared_packed16:
       threads = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.threads;
@@ -264,6 +303,8 @@ TEST_CASE("plans of typed jobs launch the threads their kernels are compiled for
   using onchip::detail::range_binners;
   check_typed<std::uint8_t, unsigned, plain_binners<1, onchip::bin_even<int>>>(256);
   check_typed<std::uint16_t, unsigned, plain_binners<1, onchip::bin_even<int>>>(65536);
+  check_typed<std::uint16_t, unsigned, plain_binners<1, onchip::detail::lean_even<int>>>(4096);
+  check_typed<std::int16_t, unsigned, plain_binners<1, onchip::detail::lean_even<int>>>(1024);
   check_typed<double, unsigned, plain_binners<1, onchip::bin_even<double>>>(65536);
   check_typed<float, unsigned, range_binners<1, float>>(20000);
   check_typed<float, unsigned long long, plain_binners<1, onchip::bin_even<float>>>(1 << 20);

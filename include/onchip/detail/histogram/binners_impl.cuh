@@ -116,12 +116,52 @@ namespace detail {
 template <class Level>
 struct narrow_even {
   bin_even<Level> even;
-  ONCHIP_HOST_DEVICE static bool applies(const bin_even<Level>& b) {
-    return b.narrow_;
-  }
+  ONCHIP_HOST_DEVICE static bool applies(const bin_even<Level>& b) { return b.narrow_; }
+  ONCHIP_HOST_DEVICE static narrow_even of(const bin_even<Level>& b) { return {b}; }
   template <class Sample>
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const {
     return even.template bin<false>(x);
+  }
+};
+
+/**
+ * bin_even for integer samples of at most 16 bits with integer levels inside int32, a range of at most 2^16 and
+ * no more bins than values, in 32-bit arithmetic: offset = x - lower (a sample below lower wraps to an offset of
+ * 2^31 or more), bin = mul_hi32(offset, magic) (lean_bin_magic; bins == range: the offset itself), which is
+ * `bins` or more exactly when the sample is outside; returns min(bin, bins), so a sample in no bin comes out as
+ * `bins` without a compare or a branch (the shared kernel counts it in its spare counter).
+ */
+template <class Level>
+struct lean_even {
+  cuda::std::uint32_t lower = 0;     // lower as a 32-bit two's complement value
+  cuda::std::uint32_t magic = 0;     // 0 when bins == range
+  cuda::std::uint32_t identity = 0;  // all ones when bins == range, else 0
+  cuda::std::uint32_t bins = 0;
+
+  ONCHIP_HOST_DEVICE static bool applies(const bin_even<Level>& b) {
+    if constexpr (cuda::std::is_integral_v<Level>) {
+      constexpr long long lo = -2147483648LL, hi = 2147483647LL;
+      return b.range_ > 0 && b.range_ <= lean_range_limit && static_cast<cuda::std::uint64_t>(b.bins_) <= b.range_ &&
+             !int_less(b.lower_, lo) && !int_less(hi, b.upper_);
+    } else {
+      return false;
+    }
+  }
+  ONCHIP_HOST_DEVICE static lean_even of(const bin_even<Level>& b) {
+    lean_even l;
+    l.lower = static_cast<cuda::std::uint32_t>(static_cast<long long>(b.lower_));
+    l.bins = static_cast<cuda::std::uint32_t>(b.bins_);
+    const bool identity = static_cast<cuda::std::uint64_t>(b.bins_) == b.range_;
+    l.magic = identity ? 0u : lean_bin_magic(static_cast<cuda::std::uint64_t>(b.bins_), b.range_);
+    l.identity = identity ? 0xffffffffu : 0u;
+    return l;
+  }
+  template <class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const {
+    static_assert(cuda::std::is_integral_v<Sample> && sizeof(Sample) <= 2, "lean_even bins 8- and 16-bit integers");
+    const cuda::std::uint32_t offset = static_cast<cuda::std::uint32_t>(static_cast<int>(x)) - lower;
+    const cuda::std::uint32_t bin = mul_hi32(offset, magic) | (offset & identity);
+    return static_cast<int>(bin < bins ? bin : bins);
   }
 };
 }  // namespace detail

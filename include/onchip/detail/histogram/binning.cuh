@@ -58,6 +58,28 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void mul_wide(cuda::std::uint64_t a, cuda:
 #endif
 }
 
+/// The high 32 bits of a 32 x 32-bit product.
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::uint32_t mul_hi32(cuda::std::uint32_t a, cuda::std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umulhi(a, b);
+#else
+  return static_cast<cuda::std::uint32_t>((static_cast<cuda::std::uint64_t>(a) * b) >> 32);
+#endif
+}
+
+/// Integer ranges up to this size bin in 32-bit arithmetic alone (lean_even): one high multiply a sample.
+inline constexpr cuda::std::uint64_t lean_range_limit = cuda::std::uint64_t{1} << 16;
+
+/**
+ * ceil(bins * 2^32 / range) for 1 <= bins < range <= 2^16: then floor(offset * bins / range) ==
+ * mul_hi32(offset, magic) for every offset < range (offset * magic = offset * bins * 2^32 / range + offset * e
+ * with 0 <= e < 1, and offset * e < range <= 2^32 / range, less than the distance from offset * bins / range to
+ * the next integer, scaled by 2^32), and mul_hi32(offset, magic) >= bins for every offset >= range.
+ */
+ONCHIP_HOST_DEVICE constexpr cuda::std::uint32_t lean_bin_magic(cuda::std::uint64_t bins, cuda::std::uint64_t range) {
+  return static_cast<cuda::std::uint32_t>(((bins << 32) + range - 1) / range);
+}
+
 /// a < b for (hi, lo) pairs.
 ONCHIP_HOST_DEVICE constexpr bool wide_less(cuda::std::uint64_t ahi, cuda::std::uint64_t alo, cuda::std::uint64_t bhi,
                                             cuda::std::uint64_t blo) {

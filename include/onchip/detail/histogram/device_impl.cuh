@@ -44,21 +44,38 @@ cudaError_t run_histogram(const char* who, const Sample* samples, sample_rows in
   return run_job(job, options, stream, who);
 }
 
-/// Even binning: integer samples and levels within the narrow tiers use narrow_even (smaller, faster kernels).
+/// Binners of one kind for every active channel if each channel's bin_even allows it (else !ok).
+template <class Lean, int Active, class Level>
+bool convert_binners(const plain_binners<Active, bin_even<Level>>& from, plain_binners<Active, Lean>& to) {
+  for (int a = 0; a < Active; ++a) {
+    if (!Lean::applies(from.binner[a])) { return false; }
+    to.binner[a] = Lean::of(from.binner[a]);
+    to.bins[a] = from.bins[a];
+  }
+  return true;
+}
+
+/// Even binning: integer samples and levels within the lean or narrow tiers use lean_even or narrow_even
+/// (smaller, faster kernels).
 template <int Channels, int Active, class Sample, class Weight, class Level, class Counter, class Offset = no_segments>
 cudaError_t run_even(const char* who, const Sample* samples, sample_rows in, const Weight* weights,
                      const plain_binners<Active, bin_even<Level>>& binners, Counter* const (&hist)[Active],
                      cudaStream_t stream, const histogram_options& options, const Offset* segment_offsets = nullptr) {
   if constexpr (cuda::std::is_integral_v<arithmetic_t<Sample>> && cuda::std::is_integral_v<Level>) {
-    bool narrow = true;
-    plain_binners<Active, narrow_even<Level>> n{};
-    for (int a = 0; a < Active; ++a) {
-      narrow = narrow && narrow_even<Level>::applies(binners.binner[a]);
-      n.binner[a] = narrow_even<Level>{binners.binner[a]};
-      n.bins[a] = binners.bins[a];
-    }
-    if (narrow) {
-      return run_histogram<Channels, Active>(who, samples, in, weights, n, hist, stream, options, segment_offsets);
+    // 8- and 16-bit samples outside the lean tier take bin_even itself (its narrow case is a uniform branch),
+    // so each sample type compiles two sets of kernels, not three.
+    if constexpr (sizeof(Sample) <= 2) {
+      plain_binners<Active, lean_even<Level>> lean{};
+      if (convert_binners(binners, lean)) {
+        return run_histogram<Channels, Active>(who, samples, in, weights, lean, hist, stream, options,
+                                               segment_offsets);
+      }
+    } else {
+      plain_binners<Active, narrow_even<Level>> narrow{};
+      if (convert_binners(binners, narrow)) {
+        return run_histogram<Channels, Active>(who, samples, in, weights, narrow, hist, stream, options,
+                                               segment_offsets);
+      }
     }
   }
   return run_histogram<Channels, Active>(who, samples, in, weights, binners, hist, stream, options, segment_offsets);

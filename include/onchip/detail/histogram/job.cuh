@@ -120,6 +120,11 @@ template <class Job>
 inline constexpr bool packable_job_v = Job::active == 1 && !Job::weighted && !Job::segmented &&
                                        counter_traits<typename Job::counter_t>::carries_from_packed16;
 
+/// Jobs whose shared replicas may run as one wide block (wide_candidate, at compile time).
+template <class Job>
+inline constexpr bool wide_job_v = sizeof(typename Job::sample_t) == 2 && Job::active == 1 && !Job::weighted &&
+                                   !Job::segmented && Job::binners_t::level_bytes == 0;
+
 /// The job as the launch plan sees it.
 template <class Job>
 ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {

@@ -29,6 +29,22 @@ struct shared_counters {
     for (int i = block_rank(); i < replicas * (stride() + 1); i += block_size()) { words[i] = word_t(0); }
   }
 
+  /// Samples counted in no bin, summed over the copies' spare counters by the first warp (0 in other threads;
+  /// packed counters: the spare half, without its wraps).
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long spare_total() const {
+    unsigned long long total = 0;
+    if constexpr (packed) {
+      if (threadIdx.x == 0) { total = (words[bins >> 1] >> ((bins & 1) * 16)) & 0xffffu; }
+      return total;
+    }
+    if (threadIdx.x < 32) {
+      for (int r = static_cast<int>(threadIdx.x); r < replicas; r += 32) {
+        total += static_cast<unsigned long long>(words[replicas * stride() + r]);
+      }
+    }
+    return total;
+  }
+
   /// Adds every non-zero bin into the output, `base` bins in (after the block is synchronized).
   ONCHIP_DEVICE ONCHIP_FORCEINLINE void flush(const Job& job, cuda::std::size_t base) const {
     for (int b = block_rank(); b < bins; b += block_size()) {
@@ -38,10 +54,125 @@ struct shared_counters {
   }
 };
 
+/**
+ * One channel of packed 16-bit counters (bin b in half b % 2 of word b / 2, samples in no bin in the spare half
+ * `bins`), unweighted, carrying into the 32-bit output. A vector's returning atomics are issued back to back and
+ * their old values tested once (a wrap is rare: at most one per 65536 adds to a counter), so a warp does not wait
+ * on each atomic's return before the next. A wrap of the low half has also raised the high half by one: 65536 go
+ * to the wrapped bin and one is taken from the next (the spare's share is kept in `missed`, as are its own wraps).
+ */
+template <int Vectors, class Job, class Staged>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, const kernel_args& a,
+                                                                 const Staged binners, unsigned* words) {
+  using sample_t = typename Job::sample_t;
+  constexpr int per_vector = items_per_16b<sample_t> > 0 ? items_per_16b<sample_t> : 1;
+  const auto bins = static_cast<unsigned>(job.total_bins());
+  auto* const carry = reinterpret_cast<unsigned*>(job.hist[0]);
+  long long missed = 0;
+  auto bin_of = [&](sample_t v) { return min(static_cast<unsigned>(binners[0](v)), bins); };
+  // Adds `count` to bin b; returns whether the add wrapped its half.
+  auto add = [&](unsigned b, unsigned count) {
+    const unsigned shift = (b & 1u) * 16u;
+    const unsigned old = atomicAdd_block(words + (b >> 1), count << shift);
+    return ((old >> shift) & 0xffffu) + count > 0xffffu;
+  };
+  auto carry_out = [&](unsigned b) {
+    if (b < bins) {
+      atomicAdd(carry + b, 65536u);
+    } else {
+      missed += 65536;
+    }
+    if ((b & 1u) == 0) {  // the high half of the word was raised by one
+      if (b + 1 < bins) {
+        atomicAdd(carry + b + 1, 0xffffffffu);
+      } else if (b + 1 == bins) {
+        missed -= 1;
+      }
+    }
+  };
+  auto on_vector = [&](const vec<sample_t, per_vector>& items, cuda::std::size_t) {
+    if constexpr (per_vector > 1) {
+      if (vector_is_constant<sample_t>(reinterpret_cast<const uint4&>(items))) {
+        const unsigned b = bin_of(items[0]);
+        if (add(b, per_vector)) { carry_out(b); }
+        return;
+      }
+    }
+    unsigned b[per_vector];
+    bool wrapped[per_vector];
+    bool any = false;
+#  pragma unroll
+    for (int k = 0; k < per_vector; ++k) { b[k] = bin_of(items[k]); }
+#  pragma unroll
+    for (int k = 0; k < per_vector; ++k) {
+      wrapped[k] = add(b[k], 1u);
+      any = any || wrapped[k];
+    }
+    if (any) {
+#  pragma unroll
+      for (int k = 0; k < per_vector; ++k) {
+        if (wrapped[k]) { carry_out(b[k]); }
+      }
+    }
+  };
+  auto on_item = [&](sample_t v, cuda::std::size_t) {
+    const unsigned b = bin_of(v);
+    if (add(b, 1u)) { carry_out(b); }
+  };
+  walk_samples<Vectors>(job, a, on_vector, on_item, no_slices{});
+  return static_cast<unsigned long long>(missed);
+}
+
+/**
+ * Counts into interleaved 32- or 64-bit copies (bin b of copy r at word b * replicas + r, this lane on copy
+ * lane % replicas), samples in no bin into the spare counter after the bins: one shared atomic without return per
+ * sample, no branch. Segments: each slice is counted, flushed into its segment and zeroed. Flushes the copies into
+ * the output; returns how many samples fell in no bin (read from the spare counters for unweighted integer
+ * counts, else counted per sample).
+ */
+template <int Vectors, class Job, class Staged, class Counters>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_replicas(const Job job, const kernel_args& a,
+                                                                   const Staged binners, const Counters& counters) {
+  using counter_t = typename Job::counter_t;
+  using word_t = typename Counters::word_t;
+  constexpr bool spare_counts = !Job::weighted && cuda::std::is_integral_v<counter_t>;
+  // This lane's spare counter and the stride of one bin, as shared-window byte addresses.
+  const unsigned slot = (threadIdx.x % 32) & static_cast<unsigned>(a.replicas - 1);
+  const int stride = counters.stride();
+  const auto spare = static_cast<unsigned>(__cvta_generic_to_shared(counters.words + a.replicas * stride + slot));
+  const auto bin_bytes = static_cast<unsigned>(a.replicas * sizeof(word_t));
+  const unsigned first = spare - static_cast<unsigned>(a.replicas * stride) * static_cast<unsigned>(sizeof(word_t));
+  auto add = [&](auto ch, int bin, bool valid, auto weight) {
+    if constexpr (Job::active == 1) {  // the spare counter is bin `bins`: min(bin, bins), no select
+      const unsigned clamped = min(static_cast<unsigned>(bin), static_cast<unsigned>(counters.bins));
+      shared_red(first + clamped * bin_bytes, static_cast<counter_t>(weight));
+    } else {
+      const int b = job.offset[decltype(ch)::value] + bin;
+      shared_red(valid ? first + static_cast<unsigned>(b) * bin_bytes : spare, static_cast<counter_t>(weight));
+    }
+  };
+  unsigned long long missed = 0;
+  auto slice = [&](int s, auto&& count) {  // segments: count a slice, flush it into its segment, start afresh
+    count();
+    __syncthreads();
+    counters.flush(job, static_cast<cuda::std::size_t>(s) * counters.bins);
+    if constexpr (spare_counts) { missed += counters.spare_total(); }
+    __syncthreads();
+    counters.zero();
+    __syncthreads();
+  };
+  missed += count_samples<Vectors, spare_counts>(job, a, binners, add, slice);
+  if constexpr (!Job::segmented) {
+    __syncthreads();
+    counters.flush(job, 0);
+    if constexpr (spare_counts) { missed += counters.spare_total(); }
+  }
+  return missed;
+}
+
 template <class Job, class Smem, int Threads, int MinBlocks, int Vectors>
 __global__ void __launch_bounds__(Threads, MinBlocks) shared_kernel(Job job, kernel_args a) {
   constexpr bool packed = counter_traits<Smem>::packed16;
-  using counter_t = typename Job::counter_t;
   using word_t = typename counter_traits<Smem>::word;
   const shared_spans spans = onchip::carve(
       layout_of(packed ? histogram_path::shared_packed16 : histogram_path::shared_replicas, a.call, a.replicas));
@@ -50,33 +181,16 @@ __global__ void __launch_bounds__(Threads, MinBlocks) shared_kernel(Job job, ker
   counters.zero();
   const auto binners = job.binners.stage(spans);
   __syncthreads();
-  // This lane's spare counter and the stride of one bin, as shared-window byte addresses.
-  const unsigned slot = (threadIdx.x % 32) & static_cast<unsigned>(a.replicas - 1);
-  const int stride = counters.stride();
-  const auto spare = static_cast<unsigned>(__cvta_generic_to_shared(counters.words + a.replicas * stride + slot));
-  const auto bin_bytes = static_cast<unsigned>(a.replicas * sizeof(word_t));
-  const unsigned first = spare - static_cast<unsigned>(a.replicas * stride) * static_cast<unsigned>(sizeof(word_t));
-  auto add = [&](auto ch, int bin, bool valid, auto weight) {
-    const int b = job.offset[decltype(ch)::value] + bin;
-    if constexpr (packed) {
-      if (valid) { smem_add<Smem>(counters.words, b, weight, reinterpret_cast<unsigned*>(job.hist[0]), counters.bins); }
-    } else {  // no branch: samples in no bin go to the spare counter
-      shared_red(valid ? first + static_cast<unsigned>(b) * bin_bytes : spare, static_cast<counter_t>(weight));
-    }
-  };
-  auto slice = [&](int s, auto&& count) {  // segments: count a slice, flush it into its segment, start afresh
-    count();
-    __syncthreads();
-    counters.flush(job, static_cast<cuda::std::size_t>(s) * counters.bins);
-    __syncthreads();
-    counters.zero();
-    __syncthreads();
-  };
-  add_ignored(count_samples<Vectors>(job, a, binners, add, slice), a.ignored);
-  if constexpr (!Job::segmented) {
+  unsigned long long missed = 0;
+  if constexpr (packed) {  // one channel, not segmented (the plan's rule for this path)
+    missed = count_packed<Vectors>(job, a, binners, counters.words);
     __syncthreads();
     counters.flush(job, 0);
+    missed += counters.spare_total();
+  } else {
+    missed = count_replicas<Vectors>(job, a, binners, counters);
   }
+  add_ignored(missed, a.ignored);
 }
 
 template <class Job, int Threads, int MinBlocks, int Vectors>

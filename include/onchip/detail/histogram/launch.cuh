@@ -140,22 +140,25 @@ template <class Job>
 cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_args& args, int device,
                            const device_limits& d, cudaStream_t stream, const char* who) {
   using counter_t = typename Job::counter_t;
+  constexpr kernel_shape lanes = shape_v<histogram_path::byte_lanes, Job>;
   constexpr kernel_shape shared = shape_v<histogram_path::shared_replicas, Job>;
   constexpr kernel_shape packed = shape_v<histogram_path::shared_packed16, Job>;
   constexpr kernel_shape global = shape_v<histogram_path::global_atomics, Job>;
   constexpr bool bytes = byte_job_v<Job> && !Job::segmented;
   switch (p.path) {
-    case histogram_path::byte_columns:
-      if constexpr (bytes && Job::channels == 1) {
-        return launch_kernel<byte_columns_kernel<Job>>(job, p, args, device, d, stream, who);
-      }
-      break;
-    case histogram_path::byte_replicas:
-      if constexpr (bytes && Job::channels > 1) {
-        return launch_kernel<byte_replicas_kernel<Job>>(job, p, args, device, d, stream, who);
+    case histogram_path::byte_lanes:
+      if constexpr (bytes) {
+        return launch_kernel<byte_lanes_kernel<Job, lanes.threads, lanes.blocks, lanes.vectors>>(job, p, args, device,
+                                                                                                d, stream, who);
       }
       break;
     case histogram_path::shared_replicas:
+      if constexpr (wide_job_v<Job>) {
+        if (p.threads == tuning::wide_threads) {
+          return launch_kernel<shared_kernel<Job, counter_t, tuning::wide_threads, tuning::wide_blocks,
+                                             tuning::wide_vectors>>(job, p, args, device, d, stream, who);
+        }
+      }
       if constexpr (Job::segmented) {
         constexpr kernel_shape small = shape_v<histogram_path::shared_replicas, Job, true>;
         if (p.threads == small.threads) {

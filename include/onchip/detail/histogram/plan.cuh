@@ -3,9 +3,8 @@
 // tested on the host for every architecture; the launch code only follows it.
 //
 // Preference, first that serves the call and fits the device wins:
-//   byte_columns     one channel of 1-byte integer samples, unweighted, not segmented, 2 MiB or more: counts
-//                    per value
-//   byte_replicas    several channels of 1-byte integer samples, unweighted, not segmented: counts per value
+//   byte_lanes       1-byte integer samples (1-4 channels), unweighted, not segmented, below 128 GiB: counts
+//                    per value in lane-owned counters
 //   shared_replicas  the bins (plus staged levels) fit in shared memory as 32- or 64-bit counters
 //   shared_packed16  one channel, unweighted 32-bit integer counters, not segmented: 16-bit shared counters
 //   global_atomics   anything else: one atomic per sample into the output, no shared counters
@@ -22,8 +21,7 @@ namespace onchip::detail {
 /// The kernels of the device-wide histogram (`automatic` asks the plan to choose).
 enum class histogram_path : unsigned char {
   automatic,
-  byte_columns,
-  byte_replicas,
+  byte_lanes,
   shared_replicas,
   shared_packed16,
   global_atomics,
@@ -105,19 +103,19 @@ struct kernel_shape {
 };
 
 ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner,
-                                                  bool small_slices = false, bool channels = false) {
+                                                  bool small_slices = false, bool channels = false, bool wide = false) {
+  if (wide) { return {tuning::wide_threads, tuning::wide_blocks, tuning::wide_vectors}; }
   switch (path) {
-    case histogram_path::byte_columns:
-      return {tuning::byte_column_threads, tuning::byte_column_blocks, tuning::byte_column_vectors};
-    case histogram_path::byte_replicas:
-      return {tuning::byte_replica_threads, tuning::byte_replica_blocks, tuning::byte_replica_vectors};
+    case histogram_path::byte_lanes:
+      return channels ? kernel_shape{tuning::byte_lane_channel_threads, tuning::byte_lane_channel_blocks,
+                                     tuning::byte_lane_vectors}
+                      : kernel_shape{tuning::byte_lane_threads, tuning::byte_lane_blocks, tuning::byte_lane_vectors};
     case histogram_path::shared_replicas:
       return {small_slices ? tuning::segment_threads : tuning::shared_threads,
               small_slices ? tuning::segment_blocks : channels ? tuning::channel_blocks : tuning::shared_blocks,
               tuning::sample_vectors(sample_bytes)};
     case histogram_path::shared_packed16:
-      return {tuning::packed16_threads(range_binner, sample_bytes), tuning::packed16_blocks,
-              tuning::sample_vectors(sample_bytes)};
+      return {tuning::packed16_threads(range_binner, sample_bytes), tuning::packed16_blocks, tuning::packed16_vectors};
     default:
       return {tuning::global_threads, tuning::global_blocks, tuning::sample_vectors(sample_bytes)};
   }
@@ -127,6 +125,12 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
 /// smaller blocks (see tuning::segment_threads).
 ONCHIP_HOST_DEVICE constexpr bool small_slices(const histogram_call& c, const device_limits& d) {
   return c.segments >= static_cast<long long>(d.sms) * tuning::shared_blocks;
+}
+
+/// Calls whose shared replicas may run as one wide block (tuning::wide_min_copies): one channel of 2-byte samples,
+/// unweighted, even or custom binning, not segmented.
+ONCHIP_HOST_DEVICE constexpr bool wide_candidate(const histogram_call& c) {
+  return c.sample_bytes == 2 && c.active == 1 && !c.weighted && c.level_bytes == 0 && c.segments == 0;
 }
 
 /// The byte-addressed pieces of a shared layout, as the device carves them.
@@ -167,10 +171,8 @@ ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const his
   histogram_call unstaged = call;  // the byte kernels bin each value once, reading levels from global memory
   unstaged.level_bytes = 0;
   switch (path) {
-    case histogram_path::byte_columns:  // 256 values x one 16-bit counter per thread, then 64-bit totals
-      return {unstaged, 1, 2, 256 * tuning::byte_column_threads, 256};
-    case histogram_path::byte_replicas:
-      return {unstaged, replicas, 4, call.active * 256, 0};
+    case histogram_path::byte_lanes:  // 64 KiB planes of lane-owned 32-bit counters
+      return {unstaged, 1, 4, tuning::byte_lane_planes(call.active) * 16384, 0};
     case histogram_path::shared_replicas:
       return {call, replicas, call.counter_bytes, bins + 1, 0};
     case histogram_path::shared_packed16:
@@ -181,10 +183,9 @@ ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const his
 }
 
 ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_call& c) {
-  const bool bytes = c.byte_samples && !c.weighted && c.segments == 0;
   switch (path) {
-    case histogram_path::byte_columns: return bytes && c.channels == 1;
-    case histogram_path::byte_replicas: return bytes && c.channels > 1;
+    case histogram_path::byte_lanes:
+      return c.byte_samples && !c.weighted && c.segments == 0 && c.input_bytes() < tuning::byte_lane_max_bytes;
     case histogram_path::shared_packed16:
       return c.active == 1 && !c.weighted && c.counter_takes_packed16 && c.segments == 0;
     case histogram_path::shared_replicas:
@@ -193,13 +194,9 @@ ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_ca
   }
 }
 
-/// Whether the plan picks `path` for `c` when it serves the call and fits (a forced path needs only those two).
-ONCHIP_HOST_DEVICE constexpr bool preferred(histogram_path path, const histogram_call& c) {
-  return serves(path, c) && (path != histogram_path::byte_columns || c.input_bytes() >= tuning::byte_column_min_bytes);
-}
 
 ONCHIP_HOST_DEVICE constexpr bool replicated(histogram_path path) {
-  return path == histogram_path::byte_replicas || path == histogram_path::shared_replicas;
+  return path == histogram_path::shared_replicas;
 }
 
 /**
@@ -207,8 +204,9 @@ ONCHIP_HOST_DEVICE constexpr bool replicated(histogram_path path) {
  * copy, then the most interleaved copies (a power of two, up to one per lane) within that budget. Many segments
  * keep one copy: each slice zeroes and flushes its copies. Returns a plan without grid, or !ok() if it cannot fit.
  */
-ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_call& c, const device_limits& d) {
-  const kernel_shape shape = shape_of(path, c.sample_bytes, c.level_bytes > 0, small_slices(c, d), c.active > 1);
+ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_call& c, const device_limits& d,
+                                          bool wide = false) {
+  const kernel_shape shape = shape_of(path, c.sample_bytes, c.level_bytes > 0, small_slices(c, d), c.active > 1, wide);
   int blocks = shape.blocks;
   blocks = blocks < d.max_threads_per_sm / shape.threads ? blocks : d.max_threads_per_sm / shape.threads;
   blocks = blocks < d.max_blocks_per_sm ? blocks : d.max_blocks_per_sm;
@@ -275,13 +273,16 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
 /// The plan for `call` on `device`; `only` forces one path (!ok() if that path cannot serve the call there).
 ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(const histogram_call& call, const device_limits& device,
                                                      histogram_path only = histogram_path::automatic) {
-  constexpr histogram_path order[] = {histogram_path::byte_columns, histogram_path::byte_replicas,
-                                      histogram_path::shared_replicas, histogram_path::shared_packed16,
-                                      histogram_path::global_atomics};
+  constexpr histogram_path order[] = {histogram_path::byte_lanes, histogram_path::shared_replicas,
+                                      histogram_path::shared_packed16, histogram_path::global_atomics};
   for (histogram_path path : order) {
-    const bool forced = only != histogram_path::automatic;
-    if ((forced && path != only) || !(forced ? serves(path, call) : preferred(path, call))) { continue; }
-    const launch_plan p = fit(path, call, device);
+    if ((only != histogram_path::automatic && path != only) || !serves(path, call)) { continue; }
+    launch_plan p = fit(path, call, device);
+    if (p.ok() && path == histogram_path::shared_replicas && wide_candidate(call) &&
+        p.replicas < tuning::wide_min_copies) {
+      const launch_plan wide = fit(path, call, device, true);
+      if (wide.ok() && wide.replicas > p.replicas) { p = wide; }
+    }
     if (p.ok()) { return shape_grid(p, call, device); }
   }
   return {};
@@ -290,8 +291,7 @@ ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(const histogram_call& call,
 /// A path's name, as the docs and error messages use it.
 ONCHIP_HOST_DEVICE constexpr const char* path_name(histogram_path path) {
   switch (path) {
-    case histogram_path::byte_columns: return "byte_columns";
-    case histogram_path::byte_replicas: return "byte_replicas";
+    case histogram_path::byte_lanes: return "byte_lanes";
     case histogram_path::shared_replicas: return "shared_replicas";
     case histogram_path::shared_packed16: return "shared_packed16";
     case histogram_path::global_atomics: return "global_atomics";

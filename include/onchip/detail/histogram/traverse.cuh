@@ -105,10 +105,11 @@ struct no_slices {
 /**
  * Bins every sample and calls add(channel, bin, valid, weight) (channel as an integral_constant, bin within the
  * channel, valid = whether it falls in a bin; kernels send invalid samples to a spare counter, so no branch is
- * taken per sample); returns how many fell in no bin. Unweighted one-channel input takes a shortcut for vectors
+ * taken per sample); returns how many fell in no bin, or 0 when `SpareCounts` (the kernel reads that from its
+ * spare counters, so nothing is counted per sample). Unweighted one-channel input takes a shortcut for vectors
  * of one value (degenerate data): one add of the vector's count instead of one per sample.
  */
-template <int Vectors, class Job, class Staged, class Add, class Around>
+template <int Vectors, bool SpareCounts = false, class Job, class Staged, class Add, class Around>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job, const kernel_args& a,
                                                                   const Staged binners, Add& add, Around&& around) {
   using sample_t = typename Job::sample_t;
@@ -121,6 +122,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job,
     const int bin = binners[c](v);
     const bool valid = static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[c + 1] - job.offset[c]);
     add(ch, bin, valid, weight);
+    if constexpr (SpareCounts) { return 0u; }
     return valid ? 0u : (Job::weighted ? 1u : static_cast<unsigned>(weight));
   };
   auto visit = [&](sample_t v, cuda::std::size_t i) -> unsigned {

@@ -9,27 +9,23 @@
 
 namespace onchip::detail::tuning {
 
-// --- Byte columns: one channel of 1-byte samples, counted per value in lane-owned 16-bit columns. --------------
-/// 256 values x 2 bytes x 128 threads = 64 KiB of columns; 128 threads flush two values each.
-inline constexpr int byte_column_threads = 128;
-/// Intended blocks per SM: three blocks of 66 KiB fit the H200's 228 KB per SM (the configuration measured in
-/// bench/NOTES.md, 2026-11-29); smaller SMs get fewer.
-inline constexpr int byte_column_blocks = 3;
-/// 16-byte vectors in flight per thread: a block of 128 threads needs many loads outstanding to cover latency.
-inline constexpr int byte_column_vectors = 8;
-/// Inputs below this go to the shared replicas instead: zeroing and merging 64 KiB of columns per block costs
-/// more than it saves on small inputs. H200, 2026-11-30, time per call on u8 / 256 bins, byte columns against
-/// shared replicas: 4 KiB 10.8 vs 8.7 us, 64 KiB 14.1 vs 11.4, 1 MiB 13.2 vs 13.0, 4 MiB 15.1 vs 16.1, 16 MiB
-/// 22.9 vs 34.6.
-inline constexpr cuda::std::size_t byte_column_min_bytes = 2 << 20;
-/// A column counter is moved to the block's 64-bit totals before 16 more increments could wrap it.
-inline constexpr unsigned byte_column_limit = 65535u - 16u;
-
-// --- Byte replicas: several interleaved channels of 1-byte samples (e.g. RGBA). ---------------------------------
-inline constexpr int byte_replica_threads = 256;
-/// 70 registers per thread on sm_90 (2026-11-29): three blocks of 256 fit the register file.
-inline constexpr int byte_replica_blocks = 3;
-inline constexpr int byte_replica_vectors = 4;
+// --- Byte lanes: 1-byte samples counted per value in lane-owned 32-bit counters (byte_kernels.cuh). -----------
+/// 64 KiB planes of counters: one for one or two active channels, two for three or four.
+ONCHIP_HOST_DEVICE constexpr int byte_lane_planes(int active) { return active <= 2 ? 1 : 2; }
+/// One active channel: 1024 threads, two blocks of 64 KiB to an SM, four 16-byte vectors in flight per thread
+/// (128 KiB of loads in flight per SM, as many as the read ceiling's kernel): u8 / 256 bins at 97.7-98.3% of the
+/// read ceiling, against 95.7-97.1% for three blocks of 512 threads (H200, 2026-11-30, bench/NOTES.md). SMs with
+/// less shared memory get fewer blocks.
+inline constexpr int byte_lane_threads = 1024;
+inline constexpr int byte_lane_blocks = 2;
+inline constexpr int byte_lane_vectors = 4;
+/// Several active channels: 128 KiB (three or four channels) leave room for one block, so it has 1024 threads to
+/// keep as many loads in flight.
+inline constexpr int byte_lane_channel_threads = 1024;
+inline constexpr int byte_lane_channel_blocks = 1;
+/// A counter word receives at most 1/32 of a block's samples: below 2^37 bytes of input no word can wrap, however
+/// few blocks run.
+inline constexpr cuda::std::size_t byte_lane_max_bytes = cuda::std::size_t{1} << 37;
 
 // --- Shared replicas: interleaved 32- or 64-bit copies of the bins in shared memory. --------------------------
 inline constexpr int shared_threads = 512;
@@ -40,9 +36,17 @@ inline constexpr int shared_blocks = 2;
 inline constexpr int channel_blocks = 1;
 /// One copy per lane at most: with 32, no two lanes of a warp ever add to one word or one bank.
 inline constexpr int max_replicas = 32;
-/// 16-byte vectors in flight per thread: 4 for samples of 4 bytes or more, 2 for narrower ones (which already
-/// hold 8 or 16 samples a vector). Measured on the H200, f32 and u16 (2026-11-29).
-ONCHIP_HOST_DEVICE constexpr int sample_vectors(int sample_bytes) { return sample_bytes >= 4 ? 4 : 2; }
+/// 16-byte vectors in flight per thread. u16 / 1024 bins in two blocks of 512 (16 copies): 79.3-79.5% of the read
+/// ceiling with 2, 90.0-90.6% with 4, 91.0% with 6, 91.6% with 8 (H200, 2026-11-30; 8 leaves no registers for
+/// the other sample types); f32 with 4 since 2026-11-29.
+ONCHIP_HOST_DEVICE constexpr int sample_vectors(int sample_bytes) { return sample_bytes == 2 ? 6 : 4; }
+/// One channel of 2-byte samples whose two blocks of 512 threads hold fewer copies than this runs as one block of
+/// 1024 threads with the whole shared memory (twice the copies) and six vectors in flight: u16 / 4096 bins, 8
+/// copies, 89.3-91.2% of the read ceiling, against 84.9-86.2% with 4 copies in two blocks (H200, 2026-11-30).
+inline constexpr int wide_min_copies = 8;
+inline constexpr int wide_threads = 1024;
+inline constexpr int wide_blocks = 1;
+inline constexpr int wide_vectors = 6;
 
 /// Many segments (at least a full grid of 512-thread blocks): each slice is zeroed, counted and flushed by one
 /// block, and slices are short, so more, smaller blocks keep more loads in flight. H200, 2026-11-30: 16384
@@ -62,6 +66,8 @@ ONCHIP_HOST_DEVICE constexpr int packed16_threads(bool range_binner, int sample_
   return range_binner ? 256 : sample_bytes <= 4 ? 1024 : 512;
 }
 inline constexpr int packed16_blocks = 1;
+/// A vector's returning atomics are issued back to back (their old values held in registers): four vectors.
+inline constexpr int packed16_vectors = 4;
 
 // --- Global atomics: bins beyond shared memory, one atomic per sample into the output. ------------------------
 inline constexpr int global_threads = 256;
