@@ -23,16 +23,26 @@ std::vector<double> reference_counts(const std::vector<S>& samples, int lo, int 
   return expected;
 }
 
+// Every path in `paths`, forced, against the host reference: the bins, and the count of samples in no bin.
 template <class S>
 void check_paths(const std::vector<S>& host, int bins, int lo, int hi, std::initializer_list<histogram_path> paths) {
   hist_test::device_samples<S> in(host, sizeof(S));  // misaligned by one sample
   const auto expected = reference_counts(host, lo, hi, bins);
+  double in_bins = 0;
+  for (double e : expected) { in_bins += e; }
+  onchip_test::device_buffer<unsigned long long> ignored(1);
   for (histogram_path path : paths) {
     INFO("path " << onchip::detail::path_name(path));
     const onchip::detail::histogram_path_override force(path);
     hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
-    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, host.size(), hist.buffer.data(), bins, lo, hi));
+    ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
+    onchip::histogram_options options;
+    options.ignored = ignored.data();
+    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, host.size(), hist.buffer.data(), bins, lo, hi, nullptr, options));
     hist_test::require_equal(hist.get(), expected);
+    unsigned long long missed = 0;
+    ONCHIP_CUDA_REQUIRE(cudaMemcpy(&missed, ignored.data(), sizeof missed, cudaMemcpyDeviceToHost));
+    CHECK(static_cast<double>(missed) == static_cast<double>(host.size()) - in_bins);
   }
 }
 
@@ -49,11 +59,20 @@ ONCHIP_GPU_TEST_CASE("every kernel path, forced, gives the reference histogram")
                 {P::byte_lanes, P::shared_replicas, P::global_atomics});
     check_paths(hist_test::make_samples<std::uint16_t>(n, 0, 65536, d, 9), 1024, 0, 65536,
                 {P::shared_replicas, P::shared_packed16, P::global_atomics});
+    // 4096 bins: the shared replicas run as one wide block; negative 16-bit samples, some outside the levels.
+    check_paths(hist_test::make_samples<std::uint16_t>(n, 0, 65536, d, 11), 4096, 0, 65536, {P::shared_replicas});
+    check_paths(hist_test::make_samples<std::int16_t>(n, -32768, 32768, d, 12), 3000, -30000, 30000,
+                {P::shared_replicas, P::shared_packed16, P::global_atomics});
   }
   // 16-bit shared counters past 65535 in one block: 2^24 equal samples over at most a few hundred blocks.
   const std::size_t many = hist_test::sized(std::size_t{1} << 24);
-  check_paths(hist_test::make_samples<std::uint16_t>(many, 0, 65536, distribution::degenerate, 10), 4096, 0, 65536,
-              {P::shared_packed16});
+  const auto same = hist_test::make_samples<std::uint16_t>(many, 0, 65536, distribution::degenerate, 10);
+  check_paths(same, 4096, 0, 65536, {P::shared_packed16});
+  // Every sample in no bin (the spare half wraps), and every sample in the last bin of an odd count, whose low half
+  // wraps into the spare half above it.
+  const int v = same[0];
+  check_paths(same, 10, v + 1, v + 11, {P::shared_packed16, P::shared_replicas});
+  check_paths(same, 9, v - 8, v + 1, {P::shared_packed16, P::shared_replicas});
 }
 
 namespace {
@@ -253,4 +272,36 @@ ONCHIP_GPU_TEST_CASE("many small segments of bytes and of 16-bit samples, empty 
   };
   check(hist_test::make_samples<std::uint8_t>(n, 0, 256, distribution::uniform, 3), 256, 0, 256);
   check(hist_test::make_samples<std::uint16_t>(n, 0, 65536, distribution::skewed, 4), 64, 0, 65536);
+}
+
+ONCHIP_GPU_TEST_CASE("inputs past 4 GiB: more than 2^32 hits in one bin, counted in 64-bit counters") {
+  if (std::getenv("ONCHIP_SANITIZER") != nullptr) {
+    MESSAGE("skipped under compute-sanitizer (8 GiB of input)");
+    return;
+  }
+  const std::size_t u16_samples = (std::size_t{1} << 32) + 5;  // 8 GiB + 10 bytes
+  const std::size_t bytes = u16_samples * 2 + 16;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ONCHIP_CUDA_REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < bytes + (std::size_t{1} << 30)) {
+    MESSAGE("skipped: the GPU has " << (free_bytes >> 20) << " MiB free, the test needs " << (bytes >> 20));
+    return;
+  }
+  onchip_test::device_buffer<unsigned char> buffer(bytes);
+  ONCHIP_CUDA_REQUIRE(cudaMemset(buffer.data(), 0x2a, bytes));
+  hist_test::device_hist<unsigned long long> hist(1024);
+  // Bytes, misaligned by 3: the byte kernel's per-block sums and the output pass 2^32 in bin 42.
+  const std::size_t u8_samples = (std::size_t{9} << 29) + 7;  // 4.5 GiB + 7
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(buffer.data() + 3, u8_samples, hist.buffer.data(), 256, 0, 256));
+  auto got = hist.get();
+  std::vector<double> expected(256, 0.0);
+  expected[42] = static_cast<double>(u8_samples);
+  got.resize(256);
+  hist_test::require_equal(got, expected);
+  // 16-bit samples 0x2a2a = 10794: bin 10794 * 1024 / 65536 = 168 of 1024, with 2^32 + 5 hits.
+  const auto* u16 = reinterpret_cast<const std::uint16_t*>(buffer.data() + 2);
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(u16, u16_samples, hist.buffer.data(), 1024, 0, 65536));
+  std::vector<double> expected16(1024, 0.0);
+  expected16[168] = static_cast<double>(u16_samples);
+  hist_test::require_equal(hist.get(), expected16);
 }

@@ -1,8 +1,9 @@
 // The general histogram kernels. shared_kernel keeps the bins in shared memory, as `replicas` interleaved 32- or
 // 64-bit copies (bin b of copy r at word b * replicas + r; lane l adds to copy l % replicas, so with 32 copies no
 // two lanes of a warp ever touch one word or one bank, whatever the data) or as one copy of packed 16-bit counters
-// that carry into the output; then one atomic per non-zero bin per block. global_kernel adds one atomic per sample
-// straight into the output, for bins beyond shared memory. Neither needs temporary storage.
+// that carry into the output; samples in no bin go to a spare counter after the bins (no branch per sample, and
+// the ignored count is read from there); then one atomic per non-zero bin per block. global_kernel adds one atomic
+// per sample straight into the output, for bins beyond shared memory. Neither needs temporary storage.
 #pragma once
 
 #include <onchip/detail/histogram/counters.cuh>
