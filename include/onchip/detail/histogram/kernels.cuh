@@ -57,8 +57,8 @@ struct shared_counters {
 
 /**
  * One channel of packed 16-bit counters (bin b in half b % 2 of word b / 2, samples in no bin in the spare half
- * `bins`), unweighted, carrying into the 32-bit output. A vector's returning atomics are issued back to back and
- * their old values tested once (a wrap is rare: at most one per 65536 adds to a counter), so a warp does not wait
+ * `bins`), unweighted, carrying into the 32-bit output. A vector's returning atomics (eight at a time) are issued
+ * back to back and their old values tested once (a wrap is rare: at most one per 65536 adds to a counter), so a warp does not wait
  * on each atomic's return before the next. A wrap of the low half has also raised the high half by one: 65536 go
  * to the wrapped bin and one is taken from the next (the spare's share is kept in `missed`, as are its own wraps).
  */
@@ -99,20 +99,24 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, 
         return;
       }
     }
-    unsigned b[per_vector];
-    bool wrapped[per_vector];
-    bool any = false;
+    constexpr int batch = per_vector < 8 ? per_vector : 8;  // 16 bytes: two batches (registers)
 #  pragma unroll
-    for (int k = 0; k < per_vector; ++k) { b[k] = bin_of(items[k]); }
+    for (int k0 = 0; k0 < per_vector; k0 += batch) {
+      unsigned b[batch];
+      bool wrapped[batch];
+      bool any = false;
 #  pragma unroll
-    for (int k = 0; k < per_vector; ++k) {
-      wrapped[k] = add(b[k], 1u);
-      any = any || wrapped[k];
-    }
-    if (any) {
+      for (int k = 0; k < batch; ++k) { b[k] = bin_of(items[k0 + k]); }
 #  pragma unroll
-      for (int k = 0; k < per_vector; ++k) {
-        if (wrapped[k]) { carry_out(b[k]); }
+      for (int k = 0; k < batch; ++k) {
+        wrapped[k] = add(b[k], 1u);
+        any = any || wrapped[k];
+      }
+      if (any) {
+#  pragma unroll
+        for (int k = 0; k < batch; ++k) {
+          if (wrapped[k]) { carry_out(b[k]); }
+        }
       }
     }
   };
