@@ -9,6 +9,7 @@
 #include <onchip/detail/histogram/counters.cuh>
 #include <onchip/detail/histogram/job.cuh>
 #include <onchip/detail/histogram/traverse.cuh>
+#include <onchip/detail/histogram/tuning.cuh>
 #include <onchip/smem.cuh>
 
 namespace onchip::detail {
@@ -188,12 +189,14 @@ __global__ void __launch_bounds__(Threads, MinBlocks) shared_kernel(Job job, ker
   __syncthreads();
   unsigned long long missed = 0;
   if constexpr (packed) {  // one channel, not segmented (the plan's rule for this path)
-    missed = count_packed<Vectors>(job, a, binners, counters.words);
+    missed = count_packed<tuning::device_vectors(Vectors, tuning::packed16_pre_hopper_vectors)>(job, a, binners,
+                                                                                               counters.words);
     __syncthreads();
     counters.flush(job, 0);
     missed += counters.spare_total();
   } else {
-    missed = count_replicas<Vectors>(job, a, binners, counters);
+    missed = count_replicas<tuning::device_vectors(Vectors, tuning::shared_pre_hopper_vectors)>(job, a, binners,
+                                                                                              counters);
   }
   add_ignored(missed, a.ignored);
 }

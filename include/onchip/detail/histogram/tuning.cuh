@@ -9,6 +9,25 @@
 
 namespace onchip::detail::tuning {
 
+// --- Architectures before sm_90. ---------------------------------------------------------------------------------
+/**
+ * Vectors in flight a kernel keeps in the pass compiled for this GPU: the counts here are the H200's; before sm_90
+ * a kernel keeps at most `pre_hopper_cap` (ptxas for sm_80 needs more registers for the same loops and spilled 4-24
+ * bytes to local memory at the H200's counts: the byte kernel at 4 vectors, the packed 16-bit kernel at 4, the
+ * shared kernel at 6; none at 3, 2 and 4). The host's plan keeps the H200's count (it only sizes small grids).
+ */
+ONCHIP_HOST_DEVICE constexpr int device_vectors(int vectors, int pre_hopper_cap) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  return vectors < pre_hopper_cap ? vectors : pre_hopper_cap;
+#else
+  static_cast<void>(pre_hopper_cap);
+  return vectors;
+#endif
+}
+inline constexpr int byte_lane_pre_hopper_vectors = 3;
+inline constexpr int packed16_pre_hopper_vectors = 2;
+inline constexpr int shared_pre_hopper_vectors = 4;
+
 // --- Byte lanes: 1-byte samples counted per value in lane-owned 32-bit counters (byte_kernels.cuh). -----------
 /// 64 KiB planes of counters: one for one or two active channels, two for three or four.
 ONCHIP_HOST_DEVICE constexpr int byte_lane_planes(int active) { return active <= 2 ? 1 : 2; }
