@@ -2,7 +2,7 @@
 // kernel the device API instantiates (every path: bytes, several channels, shared replicas, 16-bit shared
 // counters, global atomics, range levels, weights, segments), and the byte path's counting loop made of one PRMT
 // (the counter's address) and one shared atomic without return per sample: no shared loads or stores, no global
-// atomics.
+// atomics; and 16-bit samples binned in 32-bit integer arithmetic (a high multiply, no floating point).
 //
 // contract sass * lacks LDL|STL
 // contract sass k_byte_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.|\bLDS|\bSTS
@@ -12,6 +12,9 @@
 // contract sass k_rgba_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.|\bLDS|\bSTS
 // contract sass k_rgba_loop has ATOMS\.POPC\.INC\.32 RZ, \[R[0-9]+\+UR(Z|[0-9]+)\]
 // contract sass k_rgba_loop has \bPRMT R[0-9]+, R[0-9]+(\.reuse)?, 0x55[0-3]4,
+// contract sass k_u16_loop has IMAD\.HI\.U32
+// contract sass k_u16_loop has ATOMS\.POPC\.INC\.32
+// contract sass k_u16_loop lacks I2F|F2I|DMUL|DFMA|DADD
 #include <onchip/histogram.cuh>
 
 #include <cstdint>
@@ -30,6 +33,9 @@ __device__ void byte_loop(const byte_job<C, A>& job, const onchip::detail::kerne
   const auto base = static_cast<unsigned>(__cvta_generic_to_shared(planes));
   onchip::detail::count_bytes<4>(job, a, onchip::detail::byte_lanes<A>{base, lane * 4, 128 + lane * 4});
 }
+using u16_job = onchip::detail::histogram_job<1, 1, std::uint16_t, onchip::detail::no_weights,
+                                              onchip::detail::plain_binners<1, onchip::detail::lean_even<int>>,
+                                              unsigned>;
 }  // namespace
 
 extern "C" __global__ void __launch_bounds__(512, 3) k_byte_loop(byte_job<1, 1> job, onchip::detail::kernel_args a) {
@@ -39,6 +45,16 @@ extern "C" __global__ void __launch_bounds__(512, 3) k_byte_loop(byte_job<1, 1> 
 // RGBA with three active channels: each channel's plane is a uniform register of the address, no extra instruction.
 extern "C" __global__ void __launch_bounds__(1024, 1) k_rgba_loop(byte_job<4, 3> job, onchip::detail::kernel_args a) {
   byte_loop(job, a);
+}
+
+// One channel of 16-bit samples in the shared replicas with lean binning (the library's own function, flush
+// included): a sample is a subtraction, one high multiply, a min and one shared atomic, no floating point.
+extern "C" __global__ void __launch_bounds__(512, 2) k_u16_loop(u16_job job, onchip::detail::kernel_args a) {
+  using namespace onchip::detail;
+  const auto spans = onchip::carve(layout_of(histogram_path::shared_replicas, a.call, a.replicas));
+  const shared_counters<unsigned, u16_job> counters{reinterpret_cast<unsigned*>(spans.counters), a.replicas,
+                                                    job.total_bins()};
+  count_replicas<6>(job, a, job.binners, counters);
 }
 
 void instantiate(const std::uint8_t* u8, const std::int8_t* i8, const std::uint16_t* u16, const float* f32,

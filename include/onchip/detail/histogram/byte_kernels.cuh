@@ -134,7 +134,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE byte_lanes<Active> start_byte_lanes(unsigned ch
 
 /// The byte kernel (see the top of this file).
 template <class Job, int Threads, int MinBlocks, int Vectors>
-__global__ void __launch_bounds__(Threads, MinBlocks) byte_lanes_kernel(Job job, kernel_args a) {
+__global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) byte_lanes_kernel(Job job, kernel_args a) {
   constexpr int A = Job::active;
   constexpr int words = A == 1 ? 64 : 32;  // counter words of one value of one channel
   unsigned char* const planes = onchip::carve(layout_of(histogram_path::byte_lanes, a.call, 1)).counters;

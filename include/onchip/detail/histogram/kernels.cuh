@@ -177,7 +177,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_replicas(const Job job
 }
 
 template <class Job, class Smem, int Threads, int MinBlocks, int Vectors>
-__global__ void __launch_bounds__(Threads, MinBlocks) shared_kernel(Job job, kernel_args a) {
+__global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) shared_kernel(Job job, kernel_args a) {
   constexpr bool packed = counter_traits<Smem>::packed16;
   using word_t = typename counter_traits<Smem>::word;
   const shared_spans spans = onchip::carve(
@@ -202,7 +202,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) shared_kernel(Job job, ker
 }
 
 template <class Job, int Threads, int MinBlocks, int Vectors>
-__global__ void __launch_bounds__(Threads, MinBlocks) global_kernel(Job job, kernel_args a) {
+__global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) global_kernel(Job job, kernel_args a) {
   const shared_spans spans = onchip::carve(layout_of(histogram_path::global_atomics, a.call, 0));
   zero_output(job, a);
   const auto binners = job.binners.stage(spans);

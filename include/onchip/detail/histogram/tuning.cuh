@@ -24,6 +24,22 @@ ONCHIP_HOST_DEVICE constexpr int device_vectors(int vectors, int pre_hopper_cap)
   return vectors;
 #endif
 }
+/**
+ * The blocks per SM a kernel of `threads` threads asks its launch bounds for in the pass compiled for this GPU:
+ * the H200's count, capped to the threads an SM of this architecture holds (sm_75: 1024; sm_86, sm_87, sm_89 and
+ * sm_120: 1536), so that ptxas accepts the bounds; the plan caps blocks per SM the same way from the device's limits.
+ */
+ONCHIP_HOST_DEVICE constexpr int device_min_blocks(int threads, int blocks) {
+#if defined(__CUDA_ARCH__)
+  constexpr int arch = __CUDA_ARCH__;
+  constexpr int sm_threads = arch == 750 ? 1024 : (arch == 860 || arch == 870 || arch == 890 || arch >= 1200) ? 1536 : 2048;
+  const int fit = sm_threads / threads > 0 ? sm_threads / threads : 1;
+  return blocks < fit ? blocks : fit;
+#else
+  static_cast<void>(threads);
+  return blocks;
+#endif
+}
 inline constexpr int byte_lane_pre_hopper_vectors = 3;
 inline constexpr int packed16_pre_hopper_vectors = 2;
 inline constexpr int shared_pre_hopper_vectors = 4;
