@@ -156,8 +156,9 @@ struct cub_temp {
   ~cub_temp() { cudaFree(p); }
 };
 
-// Signed samples over their whole type: CUB drops negative 8- and 16-bit samples, so it histograms the same bytes
-// as the unsigned type over [0, 2^bits) instead (the same work), and its bins are rotated by half the range.
+// Signed samples over their whole type: CUB drops negative int8 samples (README), so for 8- and 16-bit signed
+// samples it histograms the same bytes as the unsigned type over [0, 2^bits) instead (the same work), and its
+// bins are rotated by half the range.
 template <class T, class L>
 void even_case(context& c, int bins, L lo, L hi, dist d, bool run_cub = true) {
   if (!wanted(c, std::string(type_name<T>()) + ", " + std::to_string(bins) + " bins, " + name(d))) { return; }
