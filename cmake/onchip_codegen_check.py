@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Instruction-contract checker for onchip's codegen tests.
 
-Compiles one probe .cu for one architecture to PTX and to a cubin, disassembles the cubin with cuobjdump, and
-checks the contracts written in the probe itself, one per comment line:
+Compiles one probe .cu for one architecture to PTX, assembles that PTX to a cubin with ptxas (as nvcc does),
+disassembles the cubin with cuobjdump, and checks the contracts written in the probe itself, one per comment line:
 
     // contract ptx  <function|*> has   <regex>      the function's PTX matches <regex>
     // contract sass <function|*> lacks <regex>      the function's SASS does not match <regex>
@@ -115,7 +115,11 @@ def main():
                      "ONCHIP_CUOBJDUMP.")
         # cuobjdump runs nvdisasm, which PyPI installs beside it (nvidia-cuda-nvdisasm).
         os.environ["PATH"] = os.path.dirname(cuobjdump) + os.pathsep + os.environ.get("PATH", "")
-        run(base + ["-cubin", args.source, "-o", stem + ".cubin"])
+        # The cubin from the same PTX, as nvcc itself assembles it (compiling the source again would double the time).
+        ptxas = os.path.join(os.path.dirname(os.path.abspath(shutil.which(args.nvcc) or args.nvcc)), "ptxas")
+        if not os.access(ptxas, os.X_OK):
+            ptxas = shutil.which("ptxas") or ptxas
+        run([ptxas, f"-arch=sm_{args.arch}", "-m64", stem + ".ptx", "-o", stem + ".cubin"])
         text = run([cuobjdump, "-sass", stem + ".cubin"])
         with open(stem + ".sass", "w") as f:
             f.write(text)

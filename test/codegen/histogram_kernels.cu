@@ -1,6 +1,6 @@
-// Instruction contracts of the histogram kernels (release build, ONCHIP_CHECKS=0): nothing in local memory in any
-// kernel the device API instantiates (every path: bytes, several channels, shared replicas, 16-bit shared
-// counters, global atomics, range levels, weights, segments), and the byte path's counting loop made of one PRMT
+// Instruction contracts of the histogram's counting loops (release build, ONCHIP_CHECKS=0; histogram_instances.cu
+// checks every kernel the device API instantiates for local memory): nothing in local memory, the byte path's
+// counting loop made of one PRMT
 // (the counter's address) and one shared atomic without return per sample: no shared loads or stores, no global
 // atomics; and 16-bit samples binned in 32-bit integer arithmetic (a high multiply, no floating point).
 //
@@ -55,27 +55,4 @@ extern "C" __global__ void __launch_bounds__(512, 2) k_u16_loop(u16_job job, onc
   const shared_counters<unsigned, u16_job> counters{reinterpret_cast<unsigned*>(spans.counters), a.replicas,
                                                     job.total_bins()};
   count_replicas<6>(job, a, job.binners, counters);
-}
-
-void instantiate(const std::uint8_t* u8, const std::int8_t* i8, const std::uint16_t* u16, const float* f32,
-                 const int* i32, const long long* i64, const double* f64, unsigned* h, unsigned long long* h64,
-                 float* hf, const float* lv, const int* offsets) {
-  onchip::histogram_even(u8, 10, h, 256, 0, 256);
-  onchip::histogram_even(i8, 10, h, 100, -50, 50);
-  onchip::histogram_even(u16, 10, h, 1024, 0, 65536);
-  onchip::histogram_even(f32, 10, h, 1024, 0.f, 1.f);
-  onchip::histogram_even(i32, 10, h64, 10, 0, 1000);
-  onchip::histogram_even(i64, 10, h, 100, 0LL, 1000000LL);
-  onchip::histogram_even(f64, 10, h, 256, 0.0, 1.0);
-  onchip::histogram_range(f32, 10, h, lv, 1025);
-  onchip::histogram_range(u8, 10, h, lv, 17);
-  onchip::histogram(u16, 10, h, 65536, onchip::bin_identity{});
-  unsigned* hs[3] = {h, h, h};
-  int bins[3] = {256, 256, 256};
-  int lo[3] = {0, 0, 0}, hi[3] = {256, 256, 256};
-  onchip::multi_histogram_even<4, 3>(u8, 10, hs, bins, lo, hi);
-  float flo[3] = {0, 0, 0}, fhi[3] = {1, 1, 1};
-  onchip::multi_histogram_even<3, 3>(f32, 10, hs, bins, flo, fhi);
-  onchip::weighted_histogram_even(f32, f32, 10, hf, 1024, 0.f, 1.f);
-  onchip::segmented_histogram_even(u8, offsets, 4, h, 256, 0, 256);
 }

@@ -245,13 +245,21 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
   small.row_samples = 262144;
   CHECK(plan_histogram(small, h200).grid == 32);
   CHECK(plan_histogram(small, h200).replicas == 2);
-  // Small byte inputs: the byte kernel too, one block for each 64 KiB (1024 threads x 4 vectors x 16 bytes).
+  // Small byte inputs: the byte kernel gets one block for each 16 KiB (1024 threads x one vector of 16 bytes), up
+  // to the 264 resident blocks (132 SMs x 2).
   histogram_call small_bytes = call_of(1, true, 256);
   small_bytes.row_samples = 131072;
   CHECK(plan_histogram(small_bytes, h200).path == histogram_path::byte_lanes);
+  CHECK(plan_histogram(small_bytes, h200).grid == 8);
+  small_bytes.row_samples = 1 << 20;
+  CHECK(plan_histogram(small_bytes, h200).grid == 64);
+  small_bytes.row_samples = 16384 + 1;
   CHECK(plan_histogram(small_bytes, h200).grid == 2);
+  small_bytes.row_samples = 16 << 20;
+  CHECK(plan_histogram(small_bytes, h200).grid == 264);
   small_bytes.row_samples = 4096;
   CHECK(plan_histogram(small_bytes, h200).grid == 1);
+  CHECK(plan_histogram(small_bytes, h200).zero_in_kernel);
 }
 
 TEST_CASE("a forced path is used where it serves the call, and refused where it does not") {

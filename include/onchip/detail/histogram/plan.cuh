@@ -245,7 +245,7 @@ ONCHIP_HOST_DEVICE inline launch_plan trim_replicas(launch_plan p, const histogr
 }
 
 /// The grid and traversal of a fitted plan: small inputs get fewer blocks (each at least one round of loads per
-/// thread) and fewer copies.
+/// thread, a vector per thread for the byte kernel) and fewer copies.
 ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_call& c, const device_limits& d) {
   const long long resident = static_cast<long long>(d.sms) * p.blocks_per_sm;
   long long grid = resident;
@@ -255,7 +255,9 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
   } else if (c.rows == 1 || c.row_samples >= static_cast<cuda::std::size_t>(resident * p.threads *
                                                                              tuning::whole_grid_samples_per_thread)) {
     p.walk = traversal::whole_grid;
-    const auto per_block = static_cast<cuda::std::size_t>(p.threads) * p.vectors * 16 * tuning::min_rounds_per_block;
+    const int vectors = p.path == histogram_path::byte_lanes ? tuning::byte_lane_small_vectors
+                                                              : p.vectors * tuning::min_rounds_per_block;
+    const auto per_block = static_cast<cuda::std::size_t>(p.threads) * vectors * 16;
     const auto wanted = (c.input_bytes() + per_block - 1) / per_block;
     grid = wanted < static_cast<cuda::std::size_t>(resident) ? static_cast<long long>(wanted) : resident;
   } else {

@@ -58,6 +58,10 @@ inline constexpr int byte_lane_vectors = 4;
 /// keep as many loads in flight.
 inline constexpr int byte_lane_channel_threads = 1024;
 inline constexpr int byte_lane_channel_blocks = 1;
+/// Small inputs: a block of the byte kernel is launched for every 16-byte vector per thread (16 KiB), not for a
+/// whole round of four. Time per call of u8 / 256 bins with the GPU idle before it (H200, 2026-11-30): 1 MiB in 64
+/// blocks 8.6-9.0 us against 11.7 in 16; 256 KiB in 16 blocks 8.5-8.9 against 9.5 in 4 (bench/NOTES.md).
+inline constexpr int byte_lane_small_vectors = 1;
 /// A counter word receives at most 1/32 of a block's samples: below 2^37 bytes of input no word can wrap, however
 /// few blocks run.
 inline constexpr cuda::std::size_t byte_lane_max_bytes = cuda::std::size_t{1} << 37;

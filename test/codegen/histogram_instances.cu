@@ -1,0 +1,47 @@
+// Instruction contract of every histogram kernel the device API instantiates (release build, ONCHIP_CHECKS=0):
+// nothing in local memory, on any path (bytes, several channels, shared replicas, 16-bit shared counters, global
+// atomics, range levels, weights, segments). ONCHIP_PROBE_PART picks a part of the calls, so that the parts compile
+// side by side.
+//
+// contract sass * lacks LDL|STL
+#include <onchip/histogram.cuh>
+
+#include <cstdint>
+
+#ifndef ONCHIP_PROBE_PART
+#  error "compile with -DONCHIP_PROBE_PART=0 to 4"
+#endif
+
+void instantiate(const std::uint8_t* u8, const std::int8_t* i8, const int* offsets, const std::uint16_t* u16,
+                 const float* f32, const int* i32, const long long* i64, const double* f64, unsigned* h,
+                 unsigned long long* h64, float* hf, const float* lv) {
+#if ONCHIP_PROBE_PART == 0
+  onchip::histogram_even(u16, 10, h, 1024, 0, 65536);
+  onchip::histogram(u16, 10, h, 65536, onchip::bin_identity{});
+  onchip::histogram_even(i32, 10, h64, 10, 0, 1000);
+#elif ONCHIP_PROBE_PART == 1
+  onchip::histogram_even(f32, 10, h, 1024, 0.f, 1.f);
+  onchip::histogram_range(f32, 10, h, lv, 1025);
+  onchip::weighted_histogram_even(f32, f32, 10, hf, 1024, 0.f, 1.f);
+#elif ONCHIP_PROBE_PART == 2
+  unsigned* hs[3] = {h, h, h};
+  int bins[3] = {256, 256, 256};
+  float flo[3] = {0, 0, 0}, fhi[3] = {1, 1, 1};
+  onchip::multi_histogram_even<3, 3>(f32, 10, hs, bins, flo, fhi);
+  onchip::histogram_even(i64, 10, h, 100, 0LL, 1000000LL);
+  onchip::histogram_even(f64, 10, h, 256, 0.0, 1.0);
+#elif ONCHIP_PROBE_PART == 3
+  onchip::histogram_even(u8, 10, h, 256, 0, 256);
+  onchip::histogram_even(i8, 10, h, 100, -50, 50);
+#else
+  unsigned* hs[3] = {h, h, h};
+  int bins[3] = {256, 256, 256};
+  int lo[3] = {0, 0, 0}, hi[3] = {256, 256, 256};
+  onchip::multi_histogram_even<4, 3>(u8, 10, hs, bins, lo, hi);
+  onchip::histogram_range(u8, 10, h, lv, 17);
+  onchip::segmented_histogram_even(u8, offsets, 4, h, 256, 0, 256);
+#endif
+  static_cast<void>(u8), static_cast<void>(i8), static_cast<void>(offsets), static_cast<void>(u16);
+  static_cast<void>(f32), static_cast<void>(i32), static_cast<void>(i64), static_cast<void>(f64);
+  static_cast<void>(h), static_cast<void>(h64), static_cast<void>(hf), static_cast<void>(lv);
+}
