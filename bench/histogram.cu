@@ -369,19 +369,13 @@ void latency_floor(context& c, bench::table& t) {
   t.add({"floor: a memset and an empty kernel", "-", "-", "-", bench::fixed(memset_us, 1), "-", "-", "-"});
 }
 
-// `forced`: one kernel path for every size (for choosing the plan's cut-offs), else the plan's choice.
 template <class T, class L>
-void latency_case(context& c, bench::table& t, int bins, L lo, L hi,
-                  onchip::detail::histogram_path forced = onchip::detail::histogram_path::automatic) {
-  const onchip::detail::histogram_path_override force(forced);
-  const std::string how = forced == onchip::detail::histogram_path::automatic
-                              ? std::string()
-                              : std::string(", ") + onchip::detail::path_name(forced) + " forced";
+void latency_case(context& c, bench::table& t, int bins, L lo, L hi) {
   for (std::size_t bytes = 4096; bytes <= c.bytes; bytes *= 4) {
     const std::string size = bytes < (1u << 20) ? std::to_string(bytes >> 10) + " KiB"
                               : bytes < (1u << 30) ? std::to_string(bytes >> 20) + " MiB"
                                                    : std::to_string(bytes >> 30) + " GiB";
-    const std::string label = std::string(type_name<T>()) + ", " + std::to_string(bins) + " bins, " + size + how;
+    const std::string label = std::string(type_name<T>()) + ", " + std::to_string(bins) + " bins, " + size;
     if (!wanted(c, label + ", latency")) { continue; }
     const std::size_t n = bytes / sizeof(T);
     T* samples = fill<T>(c, dist::uniform, static_cast<double>(lo), static_cast<double>(hi));
@@ -468,8 +462,6 @@ int main(int argc, char** argv) {
   latency_floor(c, latency);
   latency_case<float>(c, latency, 1024, 0.0f, 1.0f);
   latency_case<std::uint8_t>(c, latency, 256, 0, 256);
-  latency_case<std::uint8_t>(c, latency, 256, 0, 256, onchip::detail::histogram_path::byte_lanes);
-  latency_case<std::uint8_t>(c, latency, 256, 0, 256, onchip::detail::histogram_path::shared_replicas);
   latency.print();
   latency.save(o.out, "histogram_latency.csv");
   BENCH_CHECK(cudaFree(buffer));

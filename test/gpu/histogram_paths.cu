@@ -53,10 +53,9 @@ ONCHIP_GPU_TEST_CASE("every kernel path, forced, gives the reference histogram")
   for (distribution d : {distribution::uniform, distribution::degenerate, distribution::skewed}) {
     INFO(hist_test::name(d));
     const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 5);
-    check_paths(hist_test::make_samples<std::uint8_t>(n, 0, 256, d, 7), 256, 0, 256,
-                {P::byte_lanes, P::shared_replicas, P::shared_packed16, P::global_atomics});
-    check_paths(hist_test::make_samples<std::int8_t>(n, -128, 128, d, 8), 100, -100, 100,
-                {P::byte_lanes, P::shared_replicas, P::global_atomics});
+    // One channel of bytes has the byte kernel alone (the host tests check the others refuse it).
+    check_paths(hist_test::make_samples<std::uint8_t>(n, 0, 256, d, 7), 256, 0, 256, {P::byte_lanes});
+    check_paths(hist_test::make_samples<std::int8_t>(n, -128, 128, d, 8), 100, -100, 100, {P::byte_lanes});
     check_paths(hist_test::make_samples<std::uint16_t>(n, 0, 65536, d, 9), 1024, 0, 65536,
                 {P::shared_replicas, P::shared_packed16, P::global_atomics});
     // 4096 bins: the shared replicas run as one wide block; negative 16-bit samples, some outside the levels.
@@ -109,7 +108,7 @@ void check_channels(const std::vector<S>& samples, std::size_t pixels, std::size
 
 }  // namespace
 
-ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel bytes on every byte-capable path") {
+ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel bytes on every path that takes them") {
   const std::size_t pixels = hist_test::sized(300001);
   const auto rgb = hist_test::make_samples<float>(pixels * 3, 0.0, 1.0, distribution::uniform, 31);
   const int rgb_bins[3] = {100, 37, 1000};
@@ -125,10 +124,59 @@ ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel b
       const std::size_t n = pixels - 1;  // room for the misalignment
       check_channels<4, 3>(bytes, n, misalign, byte_bins, blo, bhi);
       check_channels<3, 3>(bytes, n, misalign, byte_bins, blo, bhi);
+      if (path == histogram_path::shared_replicas) { continue; }  // one or two active channels: byte kernel only
       check_channels<2, 1>(bytes, n, misalign, byte_bins, blo, bhi);
       check_channels<2, 2>(bytes, n, misalign, byte_bins, blo, bhi);
       check_channels<4, 1>(bytes, n, misalign, byte_bins, blo, bhi);
     }
+  }
+}
+
+ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, RGBA, rows, ignored samples") {
+  // The limit lowered from 128 GiB to about 1 MiB, so the pieces are many and small: odd lengths, every
+  // misalignment, whole rows per piece and rows cut into pieces, with and without accumulating.
+  const bool sanitizer = std::getenv("ONCHIP_SANITIZER") != nullptr;  // smaller sizes, as many pieces
+  const std::size_t limit = (sanitizer ? std::size_t{4096} : std::size_t{1} << 20) + 37;
+  const onchip::detail::byte_piece_override pieces(limit);
+  const std::size_t n = 5 * limit + 11;
+  const auto host = hist_test::make_samples<std::uint8_t>(n, 0, 256, distribution::skewed, 41);
+  for (std::size_t misalign : {0, 1, 3}) {
+    INFO("misaligned by " << misalign);
+    hist_test::device_samples<std::uint8_t> in(host, misalign);
+    onchip_test::device_buffer<unsigned long long> ignored(1);
+    ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
+    hist_test::device_hist<unsigned> hist(200);
+    onchip::histogram_options options;
+    options.ignored = ignored.data();
+    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), 200, 20, 220, nullptr, options));
+    hist_test::require_equal(hist.get(), reference_counts(host, 20, 220, 200));
+    unsigned long long missed = 0;
+    ONCHIP_CUDA_REQUIRE(cudaMemcpy(&missed, ignored.data(), sizeof missed, cudaMemcpyDeviceToHost));
+    std::size_t outside = 0;
+    for (std::uint8_t s : host) { outside += s < 20 || s >= 220; }
+    CHECK(missed == outside);
+    options.accumulate = true;  // a second call adds every piece again
+    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), 200, 20, 220, nullptr, options));
+    auto twice = reference_counts(host, 20, 220, 200);
+    for (double& e : twice) { e *= 2; }
+    hist_test::require_equal(hist.get(), twice);
+    // RGBA, three active channels: pieces end on whole 16-byte vectors of whole pixels.
+    const int bins[3] = {256, 16, 100}, lo[3] = {0, 0, 50}, hi[3] = {256, 256, 150};
+    check_channels<4, 3>(host, n / 4 - 1, misalign, bins, lo, hi);
+    check_channels<2, 2>(host, n / 2 - 1, misalign, bins, lo, hi);
+  }
+  // Rows: short rows go several to a piece, long rows are cut; rows 16 + 5 bytes apart beyond their length.
+  for (std::size_t row : {std::size_t{1000}, limit / 3, 2 * limit + 5}) {
+    INFO("rows of " << row << " bytes");
+    const std::size_t stride = row + 21, rows = n / stride;
+    hist_test::device_samples<std::uint8_t> in(host, 2);
+    hist_test::device_hist<unsigned> hist(256);
+    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, row, rows, stride, hist.buffer.data(), 256, 0, 256));
+    std::vector<double> expected(256, 0.0);
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t i = 0; i < row; ++i) { expected[host[r * stride + i]] += 1; }
+    }
+    hist_test::require_equal(hist.get(), expected);
   }
 }
 
@@ -225,6 +273,7 @@ ONCHIP_GPU_TEST_CASE("calls from eight host threads at once, each on its own str
 }
 
 ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accumulates, or leaves a big one to a memset") {
+  // f32 (the shared replicas), then bytes (the byte kernel).
   for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{100}, std::size_t{4096}, std::size_t{16411}}) {
     INFO("n " << n);
     const auto host = hist_test::make_samples<float>(n, 0.0, 1.0, distribution::uniform, static_cast<unsigned>(n));
@@ -242,6 +291,25 @@ ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accu
       onchip::histogram_options add;
       add.accumulate = true;
       ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), bins, 0.0f, 1.0f, nullptr, add));
+      for (auto& e : expected) { e *= 2; }
+      hist_test::require_equal(hist.get(), expected);
+    }
+  }
+  // Bytes: one block of the byte kernel per 16 KiB, so 16411 bytes take two blocks and a memset.
+  for (std::size_t n : {1, 4096, 16384, 16411, 70001}) {
+    INFO("bytes, n " << n);
+    const auto seed = static_cast<unsigned>(n);
+    const auto host = hist_test::make_samples<std::uint8_t>(n, 0, 256, distribution::skewed, seed);
+    hist_test::device_samples<std::uint8_t> in(host, 3);
+    for (int bins : {256, 100000}) {
+      INFO("bins " << bins);
+      hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
+      ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), bins, 0, 256));
+      std::vector<double> expected = reference_counts(host, 0, 256, bins);
+      hist_test::require_equal(hist.get(), expected);
+      onchip::histogram_options add;
+      add.accumulate = true;
+      ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), bins, 0, 256, nullptr, add));
       for (auto& e : expected) { e *= 2; }
       hist_test::require_equal(hist.get(), expected);
     }

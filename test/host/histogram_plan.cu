@@ -101,14 +101,15 @@ TEST_CASE("every plan fits its device, for every sample size, bin count, channel
     for (int s : sample_sizes) {
       for (int bins : bin_counts) {
         for (int counter : counter_sizes) {
-          for (int channels : {1, 4}) {
+          for (int channels : {1, 2, 4}) {
             for (bool weighted : {false, true}) {
               for (std::size_t n : sizes) {
                 histogram_call c = call_of(s, true, bins, counter, counter == 4);
                 c.channels = channels;
-                c.active = channels == 4 ? 3 : 1;
+                c.active = channels == 4 ? 3 : channels;
                 for (int a = 0; a < c.active; ++a) { c.bins[a] = channels == 4 ? (bins > (1 << 28) ? 1 << 28 : bins) : bins; }
                 c.weighted = weighted;
+                c.byte_samples = c.byte_samples && !weighted;  // as describe() says of a job
                 c.row_samples = n;
                 INFO("sample bytes " << s << ", bins " << bins << ", counter bytes " << counter << ", channels "
                                      << channels << ", weighted " << weighted << ", n " << n);
@@ -201,12 +202,17 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
   // Two active channels share one plane (a half each).
   rgba.active = 2;
   CHECK(plan_histogram(rgba, gpus[3].limits).smem_bytes == 65536);
-  // 2^37 bytes or more: a lane's counter word could wrap, so the shared replicas count them.
+  // 2^37 bytes or more: still the byte kernel (the call runs it in pieces, see byte_pieces); one or two active
+  // channels of bytes have no other path on any GPU (every plan above fits, so the one plane always does).
   histogram_call vast = bytes;
-  vast.row_samples = std::size_t{1} << 37;
-  CHECK(plan_histogram(vast, h200).path == histogram_path::shared_replicas);
-  vast.row_samples -= 1;
+  vast.row_samples = std::size_t{1} << 40;
   CHECK(plan_histogram(vast, h200).path == histogram_path::byte_lanes);
+  for (const gpu& g : gpus) {
+    INFO(std::string(g.name));
+    CHECK(plan_histogram(bytes, g.limits).path == histogram_path::byte_lanes);
+    CHECK_FALSE(onchip::detail::serves(histogram_path::shared_replicas, bytes));
+    CHECK_FALSE(onchip::detail::serves(histogram_path::global_atomics, bytes));
+  }
   // f32, 1024 bins: 1025 words a copy; two blocks of 512 threads leave 113 KiB a block on the H200: 16 copies.
   CHECK(plan_histogram(call_of(4, false, 1024), h200).replicas == 16);
   CHECK(plan_histogram(call_of(4, false, 1024), h200).blocks_per_sm == 2);
@@ -264,8 +270,19 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
 
 TEST_CASE("a forced path is used where it serves the call, and refused where it does not") {
   const histogram_call bytes = call_of(1, true, 256);
-  CHECK(plan_histogram(bytes, h200, histogram_path::shared_replicas).path == histogram_path::shared_replicas);
-  CHECK(plan_histogram(bytes, h200, histogram_path::global_atomics).path == histogram_path::global_atomics);
+  CHECK_FALSE(plan_histogram(bytes, h200, histogram_path::shared_replicas).ok());  // one channel: byte kernel only
+  CHECK_FALSE(plan_histogram(bytes, h200, histogram_path::global_atomics).ok());
+  histogram_call rgba = bytes;  // three active channels: the shared replicas and global atomics where planes do not fit
+  rgba.channels = 4;
+  rgba.active = 3;
+  rgba.bins[1] = rgba.bins[2] = 256;
+  CHECK(plan_histogram(rgba, h200, histogram_path::shared_replicas).path == histogram_path::shared_replicas);
+  CHECK(plan_histogram(rgba, h200, histogram_path::global_atomics).path == histogram_path::global_atomics);
+  histogram_call weighted = bytes;  // weighted bytes are not the byte kernel's
+  weighted.byte_samples = false;
+  weighted.weighted = true;
+  CHECK_FALSE(plan_histogram(weighted, h200, histogram_path::byte_lanes).ok());
+  CHECK(plan_histogram(weighted, h200).path == histogram_path::shared_replicas);
   CHECK_FALSE(plan_histogram(call_of(4, false, 256), h200, histogram_path::byte_lanes).ok());
   CHECK_FALSE(plan_histogram(call_of(4, false, 1 << 20), h200, histogram_path::shared_replicas).ok());
   histogram_call segments = bytes;  // the byte kernel does not take segments; the shared replicas do
@@ -273,6 +290,36 @@ TEST_CASE("a forced path is used where it serves the call, and refused where it 
   segments.rows = 10;
   CHECK_FALSE(plan_histogram(segments, h200, histogram_path::byte_lanes).ok());
   CHECK(plan_histogram(segments, h200, histogram_path::shared_replicas).path == histogram_path::shared_replicas);
+}
+
+TEST_CASE("byte inputs too large for one launch of the byte kernel are cut into pieces below the limit") {
+  using onchip::detail::plan_byte_pieces;
+  // Every row length, channel count and limit of a small grid: whole rows where a row fits, each launch below the
+  // limit and as large as it can be; rows cut into pieces of whole 16-byte vectors of whole pixels otherwise.
+  for (std::size_t limit : {65u, 100u, 257u, 1000u, 4097u}) {
+    for (int channels = 1; channels <= 4; ++channels) {
+      for (std::size_t row = 1; row <= 3 * limit; ++row) {
+        INFO("limit " << limit << ", channels " << channels << ", row bytes " << row);
+        const auto p = plan_byte_pieces(row, channels, limit);
+        if (row < limit) {
+          REQUIRE(p.rows_per_piece >= 1);
+          CHECK(p.rows_per_piece * row < limit);
+          CHECK((p.rows_per_piece + 1) * row >= limit);
+        } else {
+          REQUIRE(p.rows_per_piece == 0);
+          const std::size_t unit = 16 * static_cast<std::size_t>(channels);
+          CHECK(p.piece_bytes > 0);
+          CHECK(p.piece_bytes < limit);
+          CHECK(p.piece_bytes % unit == 0);
+          CHECK(p.piece_bytes + unit >= limit);
+        }
+      }
+    }
+  }
+  // The real limit: a row of 2^40 bytes goes in pieces just under 128 GiB.
+  const auto vast = plan_byte_pieces(std::size_t{1} << 40, 4, onchip::detail::tuning::byte_lane_max_bytes);
+  CHECK(vast.rows_per_piece == 0);
+  CHECK(vast.piece_bytes == (std::size_t{1} << 37) - 64);
 }
 
 namespace {

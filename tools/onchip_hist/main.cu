@@ -11,53 +11,24 @@
  *   onchip-hist -t f32 -b 100 -r 0 1 -f csv a.bin b.bin
  *   onchip-hist -t u8 --channels 4 --active 3 rgba.raw
  */
-#include <onchip/histogram.cuh>
-
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstdint>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <random>
-#include <stdexcept>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
 #include "cli.hpp"
+#include "stream.cuh"
 
 namespace {
 
 using namespace onchip_hist;
-
-struct failure : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-// A failure of what the user asked for (exit status 2, like a bad option), not of the data or the machine.
-struct usage_failure : failure {
-  using failure::failure;
-};
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    const std::string detail = onchip::last_error_message();
-    throw failure(std::string(what) + ": " + cudaGetErrorString(e) + (detail.empty() ? "" : " (" + detail + ")"));
-  }
-}
-
-// An input: a file, standard input, or the demo generator.
-struct source {
-  std::string name;
-  FILE* file = nullptr;
-  bool demo = false;
-  std::size_t size = 0;  // bytes, when known
-};
 
 std::size_t file_size_checked(const std::string& path, std::size_t unit, const char* what,
                               const std::string& unit_text = "one sample") {
@@ -91,246 +62,6 @@ std::vector<double> read_levels(const std::string& path) {
   return levels;
 }
 
-// The demo: a mixture of N(-1, 0.5) (70%) and N(1.5, 0.8) (30%), mapped onto the requested type and range.
-template <class T>
-void demo_chunk(std::vector<unsigned char>& out, std::size_t samples, std::mt19937_64& rng, double lower,
-                double upper) {
-  std::normal_distribution<double> a(-1.0, 0.5), b(1.5, 0.8);
-  std::uniform_real_distribution<double> pick(0.0, 1.0);
-  T* p = reinterpret_cast<T*>(out.data());
-  for (std::size_t i = 0; i < samples; ++i) {
-    const double x = pick(rng) < 0.7 ? a(rng) : b(rng);
-    const double v = lower + (upper - lower) * (x + 4.0) / 8.0;  // [-4, 4) onto [lower, upper)
-    if constexpr (std::is_integral_v<T>) {
-      p[i] = static_cast<T>(std::fmin(std::fmax(std::floor(v), -9.2e18), 9.2e18));
-    } else {
-      p[i] = static_cast<T>(v);
-    }
-  }
-}
-
-class progress_bar {
- public:
-  progress_bar(bool on, std::size_t total) : on_(on), total_(total), start_(std::chrono::steady_clock::now()) {}
-  void update(std::size_t done) {
-    if (!on_) { return; }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double rate = s > 0 ? static_cast<double>(done) / s / 1e9 : 0;
-    if (total_ > 0) {
-      const double f = static_cast<double>(done) / static_cast<double>(total_);
-      std::fprintf(stderr, "\r[%-30s] %5.1f%%  %.2f GB/s", std::string(static_cast<std::size_t>(f * 30), '#').c_str(),
-                   100 * f, rate);
-    } else {
-      std::fprintf(stderr, "\r%.2f GB read, %.2f GB/s", static_cast<double>(done) / 1e9, rate);
-    }
-  }
-  ~progress_bar() {
-    if (on_) { std::fprintf(stderr, "\n"); }
-  }
-
- private:
-  bool on_;
-  std::size_t total_;
-  std::chrono::steady_clock::time_point start_;
-};
-
-template <class T>
-using level_t = std::conditional_t<std::is_integral_v<T>, long long, double>;
-
-using counter_t = unsigned long long;  // every count fits, whatever the input size
-
-// Streams every source through the GPU into `active` histograms; returns them with their edges.
-template <class T, int C, int A>
-std::vector<channel_result> run(const options& o, std::vector<source>& sources, const std::vector<double>& levels,
-                                run_info& r) {
-  const int bins = levels.empty() ? o.bins : static_cast<int>(levels.size()) - 1;
-  const bool weighted = !o.weights_file.empty();
-  const std::size_t unit = sizeof(T) * C;
-  const std::size_t chunk = std::max<std::size_t>(unit, o.chunk_bytes / unit * unit);
-  double* d_levels = nullptr;
-  unsigned long long* d_ignored = nullptr;
-  counter_t* d_hist = nullptr;
-  double* d_whist = nullptr;
-  check(cudaMalloc(&d_ignored, sizeof(unsigned long long)), "cudaMalloc");  // all channels together
-  check(cudaMemset(d_ignored, 0, sizeof(unsigned long long)), "cudaMemset");
-  check(cudaMalloc(&d_hist, static_cast<std::size_t>(A) * bins * sizeof(counter_t)), "cudaMalloc");
-  check(cudaMemset(d_hist, 0, static_cast<std::size_t>(A) * bins * sizeof(counter_t)), "cudaMemset");
-  if (weighted) {
-    check(cudaMalloc(&d_whist, bins * sizeof(double)), "cudaMalloc");
-    check(cudaMemset(d_whist, 0, bins * sizeof(double)), "cudaMemset");
-  }
-  if (!levels.empty()) {
-    check(cudaMalloc(&d_levels, levels.size() * sizeof(double)), "cudaMalloc");
-    check(cudaMemcpy(d_levels, levels.data(), levels.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
-  }
-  // The zeroing above runs on the legacy default stream, which the non-blocking streams below do not wait for.
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  struct slot {
-    unsigned char* pinned = nullptr;
-    float* pinned_w = nullptr;
-    T* device = nullptr;
-    float* device_w = nullptr;
-    cudaStream_t stream = nullptr;
-    cudaEvent_t done = nullptr;
-  } slots[2];
-  for (auto& s : slots) {
-    check(cudaMallocHost(&s.pinned, chunk), "cudaMallocHost");
-    check(cudaMalloc(&s.device, chunk), "cudaMalloc");
-    if (weighted) {
-      check(cudaMallocHost(&s.pinned_w, chunk / sizeof(T) * sizeof(float)), "cudaMallocHost");
-      check(cudaMalloc(&s.device_w, chunk / sizeof(T) * sizeof(float)), "cudaMalloc");
-    }
-    check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
-    check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming), "cudaEventCreate");
-  }
-  FILE* weights = weighted ? std::fopen(o.weights_file.c_str(), "rb") : nullptr;
-  std::size_t total = 0;
-  for (const auto& s : sources) { total += s.size; }
-  progress_bar bar(o.progress == 1 || (o.progress == -1 && isatty(STDERR_FILENO)), total);
-  std::mt19937_64 rng(20261129);
-  std::vector<unsigned char> demo_buffer;
-  const auto start = std::chrono::steady_clock::now();
-  onchip::histogram_options opts;
-  opts.accumulate = true;
-  std::size_t done = 0;
-  int next = 0;
-  for (auto& src : sources) {
-    std::size_t left = src.demo ? src.size : 0;
-    for (;;) {
-      slot& s = slots[next];
-      check(cudaEventSynchronize(s.done), "cudaEventSynchronize");  // this slot's previous chunk is finished
-      std::size_t n = 0;
-      if (src.demo) {
-        n = std::min(chunk, left);
-        demo_buffer.resize(n);
-        demo_chunk<T>(demo_buffer, n / sizeof(T), rng, o.lower, o.upper);
-        std::memcpy(s.pinned, demo_buffer.data(), n);
-        left -= n;
-      } else {
-        n = std::fread(s.pinned, 1, chunk, src.file);
-        if (std::ferror(src.file)) { throw failure("cannot read '" + src.name + "': " + std::strerror(errno)); }
-      }
-      if (n == 0) { break; }
-      if (n % unit != 0) {
-        throw failure("'" + src.name + "' ends in a partial sample: its size is not a multiple of " +
-                      std::to_string(unit) + " bytes");
-      }
-      const std::size_t samples = n / sizeof(T);
-      if (weighted) {
-        const std::size_t got = std::fread(s.pinned_w, sizeof(float), samples, weights);
-        if (got != samples) { throw failure("the weights file '" + o.weights_file + "' has fewer weights than samples"); }
-        check(cudaMemcpyAsync(s.device_w, s.pinned_w, samples * sizeof(float), cudaMemcpyHostToDevice, s.stream),
-              "cudaMemcpyAsync");
-      }
-      check(cudaMemcpyAsync(s.device, s.pinned, n, cudaMemcpyHostToDevice, s.stream), "cudaMemcpyAsync");
-      opts.ignored = d_ignored;
-      if constexpr (C == 1) {
-        if (weighted) {
-          if constexpr (!std::is_floating_point_v<T>) {
-            throw failure("--weights works with f32 and f64 samples");
-          } else if (levels.empty()) {
-            check(onchip::weighted_histogram_even(s.device, s.device_w, samples, d_whist, bins,
-                                                  static_cast<level_t<T>>(o.lower), static_cast<level_t<T>>(o.upper),
-                                                  s.stream, opts),
-                  "onchip::weighted_histogram_even");
-          } else {
-            check(onchip::weighted_histogram_range(s.device, s.device_w, samples, d_whist, d_levels, bins + 1,
-                                                   s.stream, opts),
-                  "onchip::weighted_histogram_range");
-          }
-        } else if (levels.empty()) {
-          check(onchip::histogram_even(s.device, samples, d_hist, bins, static_cast<level_t<T>>(o.lower),
-                                       static_cast<level_t<T>>(o.upper), s.stream, opts),
-                "onchip::histogram_even");
-        } else {
-          check(onchip::histogram_range(s.device, samples, d_hist, d_levels, bins + 1, s.stream, opts),
-                "onchip::histogram_range");
-        }
-      } else {
-        counter_t* hist[A];
-        int bin_counts[A];
-        level_t<T> lo[A], hi[A];
-        for (int a = 0; a < A; ++a) {
-          hist[a] = d_hist + static_cast<std::size_t>(a) * bins;
-          bin_counts[a] = bins;
-          lo[a] = static_cast<level_t<T>>(o.lower);
-          hi[a] = static_cast<level_t<T>>(o.upper);
-        }
-        check(onchip::multi_histogram_even<C, A>(s.device, samples / C, hist, bin_counts, lo, hi, s.stream, opts),
-              "onchip::multi_histogram_even");
-      }
-      check(cudaEventRecord(s.done, s.stream), "cudaEventRecord");
-      next ^= 1;
-      done += n;
-      bar.update(done);
-      if (src.demo && left == 0) { break; }
-    }
-  }
-  check(cudaDeviceSynchronize(), "the histogram");
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  r.bytes = static_cast<double>(done);
-  r.weighted = weighted;
-  if (weights != nullptr) { std::fclose(weights); }
-  std::vector<channel_result> out(A);
-  unsigned long long ignored = 0;  // reported on channel 0
-  check(cudaMemcpy(&ignored, d_ignored, sizeof ignored, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  for (int a = 0; a < A; ++a) {
-    auto& ch = out[a];
-    ch.channel = a;
-    ch.ignored = a == 0 ? static_cast<double>(ignored) : 0.0;
-    if (weighted) {
-      ch.counts.resize(bins);
-      check(cudaMemcpy(ch.counts.data(), d_whist, bins * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    } else {
-      std::vector<counter_t> c(bins);
-      check(cudaMemcpy(c.data(), d_hist + static_cast<std::size_t>(a) * bins, bins * sizeof(counter_t),
-                       cudaMemcpyDeviceToHost),
-            "cudaMemcpy");
-      ch.counts.assign(c.begin(), c.end());
-    }
-    if (!levels.empty()) {
-      ch.edges = levels;
-    } else {
-      for (int b = 0; b <= bins; ++b) { ch.edges.push_back(o.lower + (o.upper - o.lower) * b / bins); }
-    }
-  }
-  for (auto& s : slots) {
-    cudaFreeHost(s.pinned);
-    cudaFree(s.device);
-    if (weighted) {
-      cudaFreeHost(s.pinned_w);
-      cudaFree(s.device_w);
-    }
-    cudaStreamDestroy(s.stream);
-    cudaEventDestroy(s.done);
-  }
-  cudaFree(d_hist);
-  cudaFree(d_whist);
-  cudaFree(d_levels);
-  cudaFree(d_ignored);
-  return out;
-}
-
-template <class T>
-std::vector<channel_result> dispatch_channels(const options& o, std::vector<source>& sources,
-                                              const std::vector<double>& levels, run_info& r) {
-  if (o.channels == 1) { return run<T, 1, 1>(o, sources, levels, r); }
-  if constexpr (std::is_same_v<T, std::uint8_t>) {
-    if (!levels.empty()) { throw failure("--levels works with one channel only"); }
-    switch (o.channels * 10 + o.active) {
-      case 21: return run<T, 2, 1>(o, sources, levels, r);
-      case 22: return run<T, 2, 2>(o, sources, levels, r);
-      case 31: return run<T, 3, 1>(o, sources, levels, r);
-      case 32: return run<T, 3, 2>(o, sources, levels, r);
-      case 33: return run<T, 3, 3>(o, sources, levels, r);
-      case 41: return run<T, 4, 1>(o, sources, levels, r);
-      case 42: return run<T, 4, 2>(o, sources, levels, r);
-      case 43: return run<T, 4, 3>(o, sources, levels, r);
-      default: return run<T, 4, 4>(o, sources, levels, r);
-    }
-  }
-  throw failure("--channels works with u8 samples (RGBA and other interleaved bytes)");
-}
 
 std::vector<channel_result> dispatch(const options& o, std::vector<source>& sources, const std::vector<double>& levels,
                                      run_info& r) {

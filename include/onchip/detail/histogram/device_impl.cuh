@@ -56,7 +56,8 @@ bool convert_binners(const plain_binners<Active, bin_even<Level>>& from, plain_b
 }
 
 /// Even binning: integer samples and levels within the lean or narrow tiers use lean_even or narrow_even
-/// (smaller, faster kernels).
+/// (smaller, faster kernels). Bytes that the byte kernel counts keep bin_even: it bins each value once a block, so
+/// the binner costs nothing per sample there, and one binner compiles one kernel set.
 template <int Channels, int Active, class Sample, class Weight, class Level, class Counter, class Offset = no_segments>
 cudaError_t run_even(const char* who, const Sample* samples, sample_rows in, const Weight* weights,
                      const plain_binners<Active, bin_even<Level>>& binners, Counter* const (&hist)[Active],
@@ -64,13 +65,15 @@ cudaError_t run_even(const char* who, const Sample* samples, sample_rows in, con
   if constexpr (cuda::std::is_integral_v<arithmetic_t<Sample>> && cuda::std::is_integral_v<Level>) {
     // 8- and 16-bit samples outside the lean tier take bin_even itself (its narrow case is a uniform branch),
     // so each sample type compiles two sets of kernels, not three.
-    if constexpr (sizeof(Sample) <= 2) {
+    constexpr bool byte_kernel = sizeof(Sample) == 1 && cuda::std::is_same_v<Weight, no_weights> &&
+                                 cuda::std::is_same_v<Offset, no_segments>;
+    if constexpr (sizeof(Sample) <= 2 && !byte_kernel) {
       plain_binners<Active, lean_even<Level>> lean{};
       if (convert_binners(binners, lean)) {
         return run_histogram<Channels, Active>(who, samples, in, weights, lean, hist, stream, options,
                                                segment_offsets);
       }
-    } else {
+    } else if constexpr (sizeof(Sample) > 2) {
       plain_binners<Active, narrow_even<Level>> narrow{};
       if (convert_binners(binners, narrow)) {
         return run_histogram<Channels, Active>(who, samples, in, weights, narrow, hist, stream, options,

@@ -23,26 +23,31 @@
 
 namespace onchip::detail {
 
-/**
- * Benchmarks and tests: while an override is alive, the device-wide histogram calls of this host thread use
- * `path` (a call that path cannot serve fails with cudaErrorInvalidValue). A run-time switch, so translation
- * units that differ in it cannot disagree about any inline function.
- */
-class histogram_path_override {
+/// A setting of this host thread's device-wide calls: `Initial`, or the value of the innermost living object.
+template <class T, T Initial, class Tag>
+class thread_setting {
  public:
-  explicit histogram_path_override(histogram_path path) : previous_(current()) { current() = path; }
-  ~histogram_path_override() { current() = previous_; }
-  histogram_path_override(const histogram_path_override&) = delete;
-  histogram_path_override& operator=(const histogram_path_override&) = delete;
-  /// The path this thread's calls use (automatic: the plan chooses).
-  static histogram_path& current() {
-    thread_local histogram_path path = histogram_path::automatic;
-    return path;
+  explicit thread_setting(T value) : previous_(current()) { current() = value; }
+  ~thread_setting() { current() = previous_; }
+  thread_setting(const thread_setting&) = delete;
+  thread_setting& operator=(const thread_setting&) = delete;
+  static T& current() {
+    thread_local T value = Initial;
+    return value;
   }
 
  private:
-  histogram_path previous_;
+  T previous_;
 };
+
+/**
+ * Benchmarks and tests: while an override is alive, the device-wide histogram calls of this host thread use
+ * `path` (a call that path cannot serve fails with cudaErrorInvalidValue; automatic: the plan chooses). A run-time
+ * switch, so translation units that differ in it cannot disagree about any inline function.
+ */
+using histogram_path_override = thread_setting<histogram_path, histogram_path::automatic, struct path_setting>;
+/// Tests: while alive, byte inputs of this many bytes or more run in pieces below it (byte_pieces) on this thread.
+using byte_piece_override = thread_setting<cuda::std::size_t, tuning::byte_lane_max_bytes, struct piece_setting>;
 
 inline constexpr int max_cached_devices = 64;
 /// Dynamic shared memory every device allows a kernel without opting in.
@@ -135,23 +140,15 @@ cudaError_t launch_kernel(const Job& job, const launch_plan& p, const kernel_arg
   return cuda_call(cudaGetLastError(), who);
 }
 
-/// Launches the planned path's kernel: one row per path of the plan's table.
+/// Launches the shared or global path's kernel the plan chose (never the byte kernel).
 template <class Job>
-cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_args& args, int device,
-                           const device_limits& d, cudaStream_t stream, const char* who) {
+cudaError_t launch_counting(const Job& job, const launch_plan& p, const kernel_args& args, int device,
+                            const device_limits& d, cudaStream_t stream, const char* who) {
   using counter_t = typename Job::counter_t;
-  constexpr kernel_shape lanes = shape_v<histogram_path::byte_lanes, Job>;
   constexpr kernel_shape shared = shape_v<histogram_path::shared_replicas, Job>;
   constexpr kernel_shape packed = shape_v<histogram_path::shared_packed16, Job>;
   constexpr kernel_shape global = shape_v<histogram_path::global_atomics, Job>;
-  constexpr bool bytes = byte_job_v<Job> && !Job::segmented;
   switch (p.path) {
-    case histogram_path::byte_lanes:
-      if constexpr (bytes) {
-        return launch_kernel<byte_lanes_kernel<Job, lanes.threads, lanes.blocks, lanes.vectors>>(job, p, args, device,
-                                                                                                d, stream, who);
-      }
-      break;
     case histogram_path::shared_replicas:
       if constexpr (wide_job_v<Job>) {
         if (p.threads == tuning::wide_threads) {
@@ -182,9 +179,28 @@ cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_ar
   return invalid(who, std::string("no kernel of this call's type serves the path ") + path_name(p.path));
 }
 
-/// Every device-wide call after validation: plan, zero the output (memset, or the kernel itself), launch.
+/// Launches the planned path's kernel: one row per path of the plan's table. Byte jobs that only the byte kernel
+/// counts compile no other kernel.
 template <class Job>
-cudaError_t run_job(const Job& job, const histogram_options& options, cudaStream_t stream, const char* who) {
+cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_args& args, int device,
+                           const device_limits& d, cudaStream_t stream, const char* who) {
+  constexpr kernel_shape lanes = shape_v<histogram_path::byte_lanes, Job>;
+  if constexpr (byte_job_v<Job> && !Job::segmented) {
+    if (p.path == histogram_path::byte_lanes) {
+      return launch_kernel<byte_lanes_kernel<Job, lanes.threads, lanes.blocks, lanes.vectors>>(job, p, args, device,
+                                                                                              d, stream, who);
+    }
+  }
+  if constexpr (byte_lanes_only_v<Job>) {
+    return invalid(who, std::string("no kernel of this call's type serves the path ") + path_name(p.path));
+  } else {
+    return launch_counting(job, p, args, device, d, stream, who);
+  }
+}
+
+/// One launch of a validated call: plan, zero the output (memset, or the kernel itself), launch.
+template <class Job>
+cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStream_t stream, const char* who) {
   const histogram_call call = describe(job, options.accumulate);
   int device = 0;
   device_limits limits{};
@@ -199,6 +215,48 @@ cudaError_t run_job(const Job& job, const histogram_options& options, cudaStream
   const kernel_args args{plan.walk, plan.replicas, plan.slices, plan.zero_in_kernel, call, options.ignored};
   if (cudaError_t e = launch_planned(job, plan, args, device, limits, stream, who); e != cudaSuccess) { return e; }
   return succeed();
+}
+
+/// A byte input too large for one launch of the byte kernel, as launches of byte_pieces in order (the first one
+/// overwrites the output unless the call accumulates).
+template <class Job>
+cudaError_t run_pieces(const Job& job, histogram_options options, cudaStream_t stream, const char* who,
+                       cuda::std::size_t limit) {
+  const byte_pieces pieces = plan_byte_pieces(job.row_samples, Job::channels, limit);
+  const auto* base = reinterpret_cast<const unsigned char*>(job.samples);
+  auto launch = [&](const unsigned char* first, cuda::std::size_t row_samples, cuda::std::size_t rows) {
+    Job part = job;
+    part.samples = reinterpret_cast<const typename Job::sample_t*>(first);
+    part.row_samples = row_samples;
+    part.rows = rows;
+    const cudaError_t e = run_launch(part, options, stream, who);
+    options.accumulate = true;
+    return e;
+  };
+  const cuda::std::size_t step = pieces.rows_per_piece > 0 ? pieces.rows_per_piece : 1;
+  for (cuda::std::size_t r = 0; r < job.rows; r += step) {
+    const unsigned char* row = base + r * job.row_stride;
+    const cuda::std::size_t rows = job.rows - r < step ? job.rows - r : step;
+    if (pieces.rows_per_piece > 0) {
+      if (cudaError_t e = launch(row, job.row_samples, rows); e != cudaSuccess) { return e; }
+      continue;
+    }
+    for (cuda::std::size_t s = 0; s < job.row_samples; s += pieces.piece_bytes) {
+      const cuda::std::size_t n = job.row_samples - s < pieces.piece_bytes ? job.row_samples - s : pieces.piece_bytes;
+      if (cudaError_t e = launch(row + s, n, 1); e != cudaSuccess) { return e; }
+    }
+  }
+  return succeed();
+}
+
+/// Every device-wide call after validation: one launch, or byte pieces when the byte kernel could wrap a counter.
+template <class Job>
+cudaError_t run_job(const Job& job, const histogram_options& options, cudaStream_t stream, const char* who) {
+  if constexpr (byte_job_v<Job> && !Job::segmented) {
+    const cuda::std::size_t limit = byte_piece_override::current();
+    if (job.row_samples * job.rows >= limit) { return run_pieces(job, options, stream, who, limit); }
+  }
+  return run_launch(job, options, stream, who);
 }
 #else
 template <class Job>

@@ -3,11 +3,14 @@
 // tested on the host for every architecture; the launch code only follows it.
 //
 // Preference, first that serves the call and fits the device wins:
-//   byte_lanes       1-byte integer samples (1-4 channels), unweighted, not segmented, below 128 GiB: counts
-//                    per value in lane-owned counters
+//   byte_lanes       1-byte integer samples (1-4 channels), unweighted, not segmented: counts per value in
+//                    lane-owned counters (inputs of 128 GiB or more run as several launches below that)
 //   shared_replicas  the bins (plus staged levels) fit in shared memory as 32- or 64-bit counters
 //   shared_packed16  one channel, unweighted 32-bit integer counters, not segmented: 16-bit shared counters
 //   global_atomics   anything else: one atomic per sample into the output, no shared counters
+// The byte kernel's one 64 KiB plane fits every GPU from sm_75 on, so one or two active channels of bytes never
+// need another path (and their calls compile no other kernel); three or four active channels take two planes,
+// which sm_75, sm_86 and sm_89 cannot give a block, so the shared replicas and global atomics count them there.
 #pragma once
 
 #include <onchip/detail/config.cuh>
@@ -182,14 +185,38 @@ ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const his
   }
 }
 
+/// Calls of bytes that only the byte kernel counts (one plane of counters, which every GPU can give a block).
+ONCHIP_HOST_DEVICE constexpr bool byte_lanes_only(bool byte_samples, bool segmented, int active) {
+  return byte_samples && !segmented && tuning::byte_lane_planes(active) == 1;
+}
+
+/**
+ * How a byte input of rows of `row_bytes` bytes runs as launches of fewer than `limit` bytes each (the byte kernel's
+ * counter words cannot wrap below tuning::byte_lane_max_bytes): `rows_per_piece` whole rows at a time where rows
+ * are shorter than that, else every row cut into pieces of `piece_bytes` (the last one shorter), a multiple of 16
+ * and of the channels, so every piece starts in channel 0 and at its row's alignment. Needs row_bytes > 0 and
+ * limit > 16 * channels.
+ */
+struct byte_pieces {
+  cuda::std::size_t rows_per_piece;  // 0: rows are cut into pieces
+  cuda::std::size_t piece_bytes;
+};
+ONCHIP_HOST_DEVICE constexpr byte_pieces plan_byte_pieces(cuda::std::size_t row_bytes, int channels,
+                                                          cuda::std::size_t limit) {
+  const cuda::std::size_t most = limit - 1;
+  if (row_bytes <= most) { return {most / row_bytes, 0}; }
+  const auto unit = static_cast<cuda::std::size_t>(16 * channels);
+  return {0, most / unit * unit};
+}
+
 ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_call& c) {
+  const bool bytes_only = byte_lanes_only(c.byte_samples, c.segments > 0, c.active);
   switch (path) {
-    case histogram_path::byte_lanes:
-      return c.byte_samples && !c.weighted && c.segments == 0 && c.input_bytes() < tuning::byte_lane_max_bytes;
+    case histogram_path::byte_lanes: return c.byte_samples && !c.weighted && c.segments == 0;
     case histogram_path::shared_packed16:
-      return c.active == 1 && !c.weighted && c.counter_takes_packed16 && c.segments == 0;
+      return !bytes_only && c.active == 1 && !c.weighted && c.counter_takes_packed16 && c.segments == 0;
     case histogram_path::shared_replicas:
-    case histogram_path::global_atomics: return true;
+    case histogram_path::global_atomics: return !bytes_only;
     default: return false;
   }
 }

@@ -63,7 +63,7 @@ inline constexpr int byte_lane_channel_blocks = 1;
 /// blocks 8.6-9.0 us against 11.7 in 16; 256 KiB in 16 blocks 8.5-8.9 against 9.5 in 4 (bench/NOTES.md).
 inline constexpr int byte_lane_small_vectors = 1;
 /// A counter word receives at most 1/32 of a block's samples: below 2^37 bytes of input no word can wrap, however
-/// few blocks run.
+/// few blocks run. Byte inputs of this size or more run as several launches, each below it.
 inline constexpr cuda::std::size_t byte_lane_max_bytes = cuda::std::size_t{1} << 37;
 
 // --- Shared replicas: interleaved 32- or 64-bit copies of the bins in shared memory. --------------------------
