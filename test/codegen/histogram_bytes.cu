@@ -1,0 +1,23 @@
+// Instruction contracts of the device API's calls on bytes of one or two active channels (release build,
+// ONCHIP_CHECKS=0): they compile the byte kernel and no other (its one 64 KiB plane fits every GPU, so the plan
+// has no other path for them), and nothing in local memory. Not here: interleaved channels with one active (2/1,
+// 3/1, 4/1), whose byte kernel spills 8-16 bytes on sm_90 (36-72 on sm_80) after its counting loop, in the merge
+// (bench/NOTES.md, still open).
+//
+// contract sass * lacks LDL|STL
+// contract ptx * has \.entry _ZN6onchip6detail17byte_lanes_kernel
+#include <onchip/histogram.cuh>
+
+#include <cstdint>
+
+void instantiate(const std::uint8_t* u8, const std::int8_t* i8, unsigned* h, unsigned long long* h64,
+                 const float* lv) {
+  onchip::histogram_even(u8, 10, h, 256, 0, 256);
+  onchip::histogram_even(i8, 10, h, 100, -50, 50);
+  onchip::histogram_even(u8, 10, h64, 1000000, -1000000000000LL, 1000000000000LL);  // levels beyond int32
+  onchip::histogram_range(u8, 10, h, lv, 17);
+  onchip::histogram(u8, 10, h, 256, onchip::bin_identity{});
+  unsigned* h2[2] = {h, h};
+  int bins[2] = {256, 16}, lo[2] = {0, 0}, hi[2] = {256, 256};
+  onchip::multi_histogram_even<2, 2>(u8, 10, h2, bins, lo, hi);
+}
