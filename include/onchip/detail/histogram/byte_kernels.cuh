@@ -11,7 +11,7 @@
 // per sample, one of them the atomic (an instruction contract checks the loop).
 //
 // A counter word receives at most the block's samples of its channel divided by 32, so it cannot wrap below 2^37
-// samples a block; the plan serves inputs below that (tuning::byte_lane_max_bytes).
+// samples a block; larger inputs run as several launches below that (tuning::byte_lane_max_bytes, run_pieces).
 #pragma once
 
 #include <onchip/detail/histogram/counters.cuh>
