@@ -368,19 +368,21 @@ TEST_CASE("plans of typed jobs launch the threads their kernels are compiled for
 
 namespace {
 
-// README.md's table of paths: for each kind of call, the bin ranges each path serves on the H200 and the A100.
-std::string ranges(histogram_call c, const device_limits& d) {
+// README.md's table of paths: for each kind of call, the bin ranges each path serves on the H200, the A100 and
+// the RTX 4090 (bins per active channel, the same in each).
+histogram_path path_at(histogram_call c, int bins, const device_limits& d) {
+  for (int a = 0; a < c.active; ++a) { c.bins[a] = bins; }
+  return plan_histogram(c, d).path;
+}
+
+std::string ranges(const histogram_call& c, const device_limits& d) {
   std::ostringstream out;
   int lo = 1;
   while (lo <= (1 << 30)) {
-    c.bins[0] = lo;
-    const histogram_path path = plan_histogram(c, d).path;
+    const histogram_path path = path_at(c, lo, d);
     int hi = lo;  // the last bin count with the same path (paths change monotonically with the bin count)
     for (int step = 1 << 29; step > 0; step /= 2) {
-      if (hi + step <= (1 << 30)) {
-        c.bins[0] = hi + step;
-        if (plan_histogram(c, d).path == path) { hi += step; }
-      }
+      if (hi + step <= (1 << 30) && path_at(c, hi + step, d) == path) { hi += step; }
     }
     out << (lo == 1 ? "" : "; ") << lo << (hi == (1 << 30) ? "+" : "–" + std::to_string(hi)) << ": "
         << (path == histogram_path::automatic ? "levels exceed shared memory" : onchip::detail::path_name(path));
@@ -399,16 +401,25 @@ std::string path_table() {
   range.level_bytes = 4;
   histogram_call weighted = call_of(4, false, 1, 4, false);
   weighted.weighted = true;
+  histogram_call rgba = call_of(1, true, 1);
+  rgba.channels = 4;
+  rgba.active = 3;
   const row rows[] = {
-      {"1-byte integers, one channel", call_of(1, true, 1)},
+      {"1-byte integers, one or two active channels", call_of(1, true, 1)},
+      {"1-byte integers, three or four active channels (e.g. RGBA)", rgba},
       {"2-, 4- or 8-byte samples, 32-bit integer counters", call_of(4, false, 1)},
       {"2-, 4- or 8-byte samples, 64-bit or floating counters", call_of(4, false, 1, 8, false)},
       {"float samples, weighted, float counters", weighted},
       {"float samples, range binning (float levels), 32-bit counters", range},
   };
   std::ostringstream out;
-  out << "| call | H200 (sm_90), bins: path | A100 (sm_80), bins: path |\n|---|---|---|\n";
-  for (const row& r : rows) { out << "| " << r.what << " | " << ranges(r.call, h200) << " | " << ranges(r.call, a100) << " |\n"; }
+  const device_limits& rtx4090 = gpus[3].limits;
+  out << "| call | H200 (sm_90), bins: path | A100 (sm_80), bins: path | RTX 4090 (sm_89), bins: path |\n"
+      << "|---|---|---|---|\n";
+  for (const row& r : rows) {
+    out << "| " << r.what << " | " << ranges(r.call, h200) << " | " << ranges(r.call, a100) << " | "
+        << ranges(r.call, rtx4090) << " |\n";
+  }
   return out.str();
 }
 
