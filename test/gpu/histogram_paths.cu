@@ -23,6 +23,20 @@ std::vector<double> reference_counts(const std::vector<S>& samples, int lo, int 
   return expected;
 }
 
+// histogram_even of `n` samples at `in` into a poisoned output against `expected`, then again accumulating into
+// it (twice `expected`).
+template <class S, class L>
+void check_then_accumulate(const S* in, std::size_t n, int bins, L lo, L hi, std::vector<double> expected) {
+  hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in, n, hist.buffer.data(), bins, lo, hi));
+  hist_test::require_equal(hist.get(), expected);
+  onchip::histogram_options add;
+  add.accumulate = true;
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in, n, hist.buffer.data(), bins, lo, hi, nullptr, add));
+  for (auto& e : expected) { e *= 2; }
+  hist_test::require_equal(hist.get(), expected);
+}
+
 // Every path in `paths`, forced, against the host reference: the bins, and the count of samples in no bin.
 template <class S>
 void check_paths(const std::vector<S>& host, int bins, int lo, int hi, std::initializer_list<histogram_path> paths) {
@@ -280,19 +294,12 @@ ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accu
     hist_test::device_samples<float> in(host, 4);
     for (int bins : {1, 300, 100000}) {  // 100000 bins: 400 KB of output, more than a block zeroes
       INFO("bins " << bins);
-      hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
-      ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), bins, 0.0f, 1.0f));
       std::vector<double> expected(bins, 0.0);
       for (float x : host) {
         const int b = hist_test::reference_even(x, 0.0f, 1.0f, bins);
         if (b >= 0) { expected[b] += 1; }
       }
-      hist_test::require_equal(hist.get(), expected);
-      onchip::histogram_options add;
-      add.accumulate = true;
-      ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), bins, 0.0f, 1.0f, nullptr, add));
-      for (auto& e : expected) { e *= 2; }
-      hist_test::require_equal(hist.get(), expected);
+      check_then_accumulate(in.data, n, bins, 0.0f, 1.0f, expected);
     }
   }
   // Bytes: one block of the byte kernel per 16 KiB, so 16411 bytes take two blocks and a memset.
@@ -303,15 +310,7 @@ ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accu
     hist_test::device_samples<std::uint8_t> in(host, 3);
     for (int bins : {256, 100000}) {
       INFO("bins " << bins);
-      hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
-      ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), bins, 0, 256));
-      std::vector<double> expected = reference_counts(host, 0, 256, bins);
-      hist_test::require_equal(hist.get(), expected);
-      onchip::histogram_options add;
-      add.accumulate = true;
-      ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), bins, 0, 256, nullptr, add));
-      for (auto& e : expected) { e *= 2; }
-      hist_test::require_equal(hist.get(), expected);
+      check_then_accumulate(in.data, n, bins, 0, 256, reference_counts(host, 0, 256, bins));
     }
   }
 }

@@ -207,11 +207,11 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
   histogram_call vast = bytes;
   vast.row_samples = std::size_t{1} << 40;
   CHECK(plan_histogram(vast, h200).path == histogram_path::byte_lanes);
+  CHECK_FALSE(onchip::detail::serves(histogram_path::shared_replicas, bytes));
+  CHECK_FALSE(onchip::detail::serves(histogram_path::global_atomics, bytes));
   for (const gpu& g : gpus) {
     INFO(std::string(g.name));
     CHECK(plan_histogram(bytes, g.limits).path == histogram_path::byte_lanes);
-    CHECK_FALSE(onchip::detail::serves(histogram_path::shared_replicas, bytes));
-    CHECK_FALSE(onchip::detail::serves(histogram_path::global_atomics, bytes));
   }
   // f32, 1024 bins: 1025 words a copy; two blocks of 512 threads leave 113 KiB a block on the H200: 16 copies.
   CHECK(plan_histogram(call_of(4, false, 1024), h200).replicas == 16);

@@ -115,6 +115,10 @@ template <class Job>
 inline constexpr bool byte_job_v = sizeof(typename Job::sample_t) == 1 &&
                                    cuda::std::is_integral_v<typename Job::sample_t> && !Job::weighted;
 
+/// Jobs the byte kernel can count: bytes, unweighted, not segmented.
+template <class Job>
+inline constexpr bool byte_kernel_job_v = byte_job_v<Job> && !Job::segmented;
+
 /// Byte jobs that only the byte kernel counts (plan.cuh, byte_lanes_only): no other kernel is compiled for them.
 template <class Job>
 inline constexpr bool byte_lanes_only_v = byte_lanes_only(byte_job_v<Job>, Job::segmented, Job::active);

@@ -17,6 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <string>
@@ -185,7 +186,7 @@ template <class Job>
 cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_args& args, int device,
                            const device_limits& d, cudaStream_t stream, const char* who) {
   constexpr kernel_shape lanes = shape_v<histogram_path::byte_lanes, Job>;
-  if constexpr (byte_job_v<Job> && !Job::segmented) {
+  if constexpr (byte_kernel_job_v<Job>) {
     if (p.path == histogram_path::byte_lanes) {
       return launch_kernel<byte_lanes_kernel<Job, lanes.threads, lanes.blocks, lanes.vectors>>(job, p, args, device,
                                                                                               d, stream, who);
@@ -233,17 +234,17 @@ cudaError_t run_pieces(const Job& job, histogram_options options, cudaStream_t s
     options.accumulate = true;
     return e;
   };
-  const cuda::std::size_t step = pieces.rows_per_piece > 0 ? pieces.rows_per_piece : 1;
-  for (cuda::std::size_t r = 0; r < job.rows; r += step) {
-    const unsigned char* row = base + r * job.row_stride;
-    const cuda::std::size_t rows = job.rows - r < step ? job.rows - r : step;
-    if (pieces.rows_per_piece > 0) {
-      if (cudaError_t e = launch(row, job.row_samples, rows); e != cudaSuccess) { return e; }
-      continue;
+  if (pieces.rows_per_piece > 0) {  // whole rows
+    for (cuda::std::size_t r = 0; r < job.rows; r += pieces.rows_per_piece) {
+      const cuda::std::size_t rows = std::min(pieces.rows_per_piece, job.rows - r);
+      if (cudaError_t e = launch(base + r * job.row_stride, job.row_samples, rows); e != cudaSuccess) { return e; }
     }
+    return succeed();
+  }
+  for (cuda::std::size_t r = 0; r < job.rows; ++r) {  // each row in pieces
     for (cuda::std::size_t s = 0; s < job.row_samples; s += pieces.piece_bytes) {
-      const cuda::std::size_t n = job.row_samples - s < pieces.piece_bytes ? job.row_samples - s : pieces.piece_bytes;
-      if (cudaError_t e = launch(row + s, n, 1); e != cudaSuccess) { return e; }
+      const cuda::std::size_t n = std::min(pieces.piece_bytes, job.row_samples - s);
+      if (cudaError_t e = launch(base + r * job.row_stride + s, n, 1); e != cudaSuccess) { return e; }
     }
   }
   return succeed();
@@ -252,7 +253,7 @@ cudaError_t run_pieces(const Job& job, histogram_options options, cudaStream_t s
 /// Every device-wide call after validation: one launch, or byte pieces when the byte kernel could wrap a counter.
 template <class Job>
 cudaError_t run_job(const Job& job, const histogram_options& options, cudaStream_t stream, const char* who) {
-  if constexpr (byte_job_v<Job> && !Job::segmented) {
+  if constexpr (byte_kernel_job_v<Job>) {
     const cuda::std::size_t limit = byte_piece_override::current();
     if (job.row_samples * job.rows >= limit) { return run_pieces(job, options, stream, who, limit); }
   }
