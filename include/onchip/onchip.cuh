@@ -8,4 +8,5 @@
 #include <onchip/histogram.cuh>
 #include <onchip/load.cuh>
 #include <onchip/smem.cuh>
+#include <onchip/stage.cuh>
 #include <onchip/version.hpp>

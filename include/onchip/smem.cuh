@@ -32,6 +32,7 @@
  */
 #pragma once
 
+#include <onchip/detail/check.cuh>
 #include <onchip/detail/config.cuh>
 #include <onchip/detail/error.cuh>
 #include <onchip/detail/smem/layout.cuh>
@@ -54,6 +55,56 @@ namespace onchip {
 
 /// Alignment CUDA guarantees for the start of the dynamic shared-memory window; onchip relies on nothing more.
 inline constexpr cuda::std::size_t dynamic_smem_base_alignment = detail::smem_base_alignment;
+
+/**
+ * @brief A `cuda::std::span` whose first element is known, at compile time, to be aligned to `Align` bytes.
+ *
+ * `carver::take_aligned` returns one, so the alignment a plan promised survives into the code that uses the array:
+ * onchip's asynchronous copies (`<onchip/stage.cuh>`) require `Align >= 16` in their parameter types instead of
+ * testing addresses at run time. It is a span (it converts to `cuda::std::span<T, Extent>` wherever one is
+ * expected), and it converts to an aligned_span of a weaker alignment or of `const T`.
+ * @tparam T       element type
+ * @tparam Align   guaranteed alignment of `data()` in bytes: a power of two, at least `alignof(T)`
+ * @tparam Extent  as for `cuda::std::span`
+ */
+template <class T, cuda::std::size_t Align, cuda::std::size_t Extent = cuda::std::dynamic_extent>
+class aligned_span : public cuda::std::span<T, Extent> {
+  static_assert(detail::is_pow2(Align) && Align >= alignof(T),
+                "onchip::aligned_span<T, Align>: Align must be a power of two and at least alignof(T)");
+  using base = cuda::std::span<T, Extent>;
+
+ public:
+  /// The alignment `data()` is guaranteed to have, in bytes.
+  static constexpr cuda::std::size_t alignment = Align;
+
+  /// An empty span (only for a dynamic extent or an extent of 0).
+  template <cuda::std::size_t E = Extent,
+            cuda::std::enable_if_t<E == cuda::std::dynamic_extent || E == 0, int> = 0>
+  ONCHIP_HOST_DEVICE constexpr aligned_span() noexcept {}
+
+  /// Views `n` objects at `data`, which the caller promises is aligned to `Align` (checked in checked mode; a null
+  /// `data`, as a measuring carver returns, is accepted).
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE aligned_span(T* data, cuda::std::size_t n) noexcept : base(data, n) {
+    detail::check_span_alignment(data, Align);
+  }
+
+  /// The same elements with a weaker (or equal) alignment promise, or as `const T`.
+  template <class U, cuda::std::size_t A, cuda::std::size_t E,
+            cuda::std::enable_if_t<(A >= Align) && cuda::std::is_convertible_v<U (*)[], T (*)[]> &&
+                                       (Extent == cuda::std::dynamic_extent || Extent == E),
+                                   int> = 0>
+  ONCHIP_HOST_DEVICE constexpr aligned_span(const aligned_span<U, A, E>& other) noexcept
+      : base(other.data(), other.size()) {}
+};
+
+/**
+ * @brief Promises that `s.data()` is aligned to `Align` bytes (checked in checked mode), for shared memory that
+ * onchip did not carve.
+ */
+template <cuda::std::size_t Align, class T, cuda::std::size_t Extent>
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE aligned_span<T, Align, Extent> assume_aligned(cuda::std::span<T, Extent> s) {
+  return aligned_span<T, Align, Extent>(s.data(), s.size());
+}
 
 /**
  * @brief A bump allocator over a byte range, usable in host and device code.
@@ -88,28 +139,30 @@ class carver {
    */
   template <class T>
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::span<T> take(cuda::std::size_t n) {
-    return take_aligned<alignof(T), T>(n);
+    return cuda::std::span<T>(raw<alignof(T), T>(n, "take"), n);
   }
 
   /// Takes `N` objects of `T` (a compile-time extent), aligned to `alignof(T)`.
   template <class T, cuda::std::size_t N>
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::span<T, N> take() {
-    return take_aligned<alignof(T), T, N>();
+    return cuda::std::span<T, N>(raw<alignof(T), T>(N, "take"), N);
   }
 
   /**
    * @brief Takes `n` objects of `T` aligned to `max(Align, alignof(T))`.
    * @tparam Align  a power of two, e.g. 16 for `cp.async`, 128 for TMA, 1024 for swizzled TMA tiles
+   * @return a span that carries its alignment in its type (it converts to `cuda::std::span<T>`)
    */
   template <cuda::std::size_t Align, class T>
-  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::span<T> take_aligned(cuda::std::size_t n) {
-    return cuda::std::span<T>(raw<Align, T>(n, "take"), n);
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE aligned_span<T, detail::max_align<Align, T>> take_aligned(
+      cuda::std::size_t n) {
+    return aligned_span<T, detail::max_align<Align, T>>(raw<Align, T>(n, "take"), n);
   }
 
   /// Takes `N` objects of `T` (a compile-time extent) aligned to `max(Align, alignof(T))`.
   template <cuda::std::size_t Align, class T, cuda::std::size_t N>
-  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::span<T, N> take_aligned() {
-    return cuda::std::span<T, N>(raw<Align, T>(N, "take"), N);
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE aligned_span<T, detail::max_align<Align, T>, N> take_aligned() {
+    return aligned_span<T, detail::max_align<Align, T>, N>(raw<Align, T>(N, "take"), N);
   }
 
   /// Row-major 2-D view whose rows are `cols + pad` elements apart (e.g. pad 1 against bank conflicts).

@@ -38,4 +38,19 @@ ONCHIP_HOST_DEVICE inline bool report_leader() {
 #endif
 }
 
+// Checked mode: an address promised to be aligned to `align` bytes is (null, a measuring carver's, passes).
+ONCHIP_HOST_DEVICE inline void check_span_alignment([[maybe_unused]] const void* p,
+                                                    [[maybe_unused]] unsigned long long align) {
+#if ONCHIP_CHECKS
+  const auto address = reinterpret_cast<unsigned long long>(p);
+  if (address % align != 0) {
+    const bool leader = report_leader();
+    if (leader) {
+      printf("onchip::aligned_span: address %p is not aligned to the %llu bytes its type promises\n", p, align);
+    }
+    fail_check(leader);
+  }
+#endif
+}
+
 }  // namespace onchip::detail

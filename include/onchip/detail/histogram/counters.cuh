@@ -2,6 +2,7 @@
 // 16-bit counters with exact carries, and merging replicas. Used by block_histogram and the device-wide kernels.
 #pragma once
 
+#include <onchip/detail/block.cuh>
 #include <onchip/detail/config.cuh>
 #include <onchip/detail/histogram/tuning.cuh>
 
@@ -49,11 +50,6 @@ ONCHIP_HOST_DEVICE constexpr int default_replicas(int bins, int block_threads) {
 }
 
 #if defined(__CUDACC__)
-ONCHIP_DEVICE ONCHIP_FORCEINLINE int block_rank() {
-  return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
-}
-ONCHIP_DEVICE ONCHIP_FORCEINLINE int block_size() { return static_cast<int>(blockDim.x * blockDim.y * blockDim.z); }
-
 /// Atomic add of `v` into a counter (block scope for shared memory, device scope for global).
 template <bool Block, class C>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void atomic_add(C* p, C v) {

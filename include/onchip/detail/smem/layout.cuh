@@ -15,6 +15,10 @@ inline constexpr cuda::std::size_t smem_base_alignment = 16;
 
 ONCHIP_HOST_DEVICE constexpr bool is_pow2(cuda::std::size_t x) noexcept { return x != 0 && (x & (x - 1)) == 0; }
 
+/// The alignment a take_aligned<Align, T> guarantees: the larger of Align and alignof(T).
+template <cuda::std::size_t Align, class T>
+inline constexpr cuda::std::size_t max_align = Align > alignof(T) ? Align : alignof(T);
+
 ONCHIP_HOST_DEVICE constexpr cuda::std::size_t align_up(cuda::std::size_t x, cuda::std::size_t align) noexcept {
   return (x + align - 1) & ~(align - 1);
 }
