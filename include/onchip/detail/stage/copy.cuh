@@ -12,6 +12,7 @@
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
 #include <nv/target>
 
 #include <cstdio>
@@ -21,28 +22,14 @@
 
 namespace onchip::detail {
 
+/// The unsigned type of `Bytes` (1, 2, 4, 8 or 16) bytes that copies a peeled head or tail.
 template <cuda::std::size_t Bytes>
-struct copy_unit_of;
-template <>
-struct copy_unit_of<1> {
-  using type = cuda::std::uint8_t;
-};
-template <>
-struct copy_unit_of<2> {
-  using type = cuda::std::uint16_t;
-};
-template <>
-struct copy_unit_of<4> {
-  using type = cuda::std::uint32_t;
-};
-template <>
-struct copy_unit_of<8> {
-  using type = cuda::std::uint64_t;
-};
-template <>
-struct copy_unit_of<16> {
-  using type = uint4;
-};
+using copy_unit_t = cuda::std::conditional_t<
+    Bytes == 1, cuda::std::uint8_t,
+    cuda::std::conditional_t<
+        Bytes == 2, cuda::std::uint16_t,
+        cuda::std::conditional_t<Bytes == 4, cuda::std::uint32_t,
+                                 cuda::std::conditional_t<Bytes == 8, cuda::std::uint64_t, uint4>>>>;
 
 /// Thread 0 makes the stage's barrier, expecting one arrival per thread of the block; a __syncthreads must follow
 /// before any thread uses it.
@@ -121,7 +108,7 @@ template <class T>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE T* stage_copy(cuda::std::byte* buffer, cuda::std::uint64_t* barrier, const T* src,
                                                cuda::std::size_t n) {
   constexpr cuda::std::size_t unit = alignof(T) < stage_granule ? alignof(T) : stage_granule;
-  using unit_t = typename copy_unit_of<unit>::type;
+  using unit_t = copy_unit_t<unit>;
   const copy_split split = split_copy(reinterpret_cast<cuda::std::uintptr_t>(src), n * sizeof(T));
   cuda::std::byte* const dst = buffer + split.offset;
   const auto* const from = reinterpret_cast<const cuda::std::byte*>(src);
