@@ -225,8 +225,10 @@ class stage {
 /**
  * @brief Block-wide: the block streams `in[0, n)` through the stages, tile by tile in order, calling
  * `f(const staged_tile<T>&)` from every thread on each tile while the next `Stages - 1` tiles are in flight.
- * `f` may read and write the tile; it may call `__syncthreads`.
- * @param in  global memory aligned to `alignof(T)`, not written during the call
+ * @param staged  the carved stages (onchip::staging)
+ * @param in      global memory aligned to `alignof(T)`, not written during the call
+ * @param n       elements of `in`
+ * @param f       called with each tile; it may read and write the tile and may call `__syncthreads`
  */
 template <class T, int Stages, class F>
 ONCHIP_DEVICE void block_for_each_tile(const stages<T, Stages>& staged, const T* in, cuda::std::size_t n, F&& f);
