@@ -241,7 +241,8 @@ void run_stencils(const bench::options& o, const float* in, std::size_t n, const
     for (std::size_t i = 0; i < n; ++i) { differ += std::fabs(got[i] - ref[i]) > 1e-5f * (1 + std::fabs(ref[i])); }
     const double ms = bench::median_ms(o, v.launch);
     if (onchip_ms == 0) { onchip_ms = ms; }
-    t.add({v.name, bench::fixed(ms, 3), bench::fixed(2.0 * n * sizeof(float) / ms / 1e6), bench::fixed(ms / onchip_ms, 2),
+    t.add({v.name, bench::fixed(ms, 3), bench::fixed(2.0 * n * sizeof(float) / ms / 1e6),
+           bench::fixed(ms / onchip_ms, 2),
            differ == 0 && host_wrong == 0 ? "yes" : "NO (" + std::to_string(differ + host_wrong) + ")"});
   }
   t.print();

@@ -7,12 +7,15 @@
  * @code
  * // plan: three stages of 4096 floats, each with 3 neighbours on either side, beside a histogram
  * struct plan {
+ *   int threads;
  *   ONCHIP_HOST_DEVICE auto operator()(onchip::carver& c) const {
- *     return cuda::std::tuple{onchip::staging<float, 3>{4096, {3, 3}}(c), onchip::block_histogram<256>(c)};
+ *     return cuda::std::tuple{onchip::staging<float, 3>{4096, {3, 3}}(c), onchip::block_histogram<256>(c, threads)};
  *   }
  * };
- * // device: auto [stages, hist] = onchip::carve(plan{});
- * //         onchip::grid_for_each_tile(stages, in, n, [&](const onchip::staged_tile<float>& t) { ... });
+ * // host:   kernel<<<grid, threads, onchip::smem_bytes(plan{threads})>>>(...);
+ * // device: auto carved = onchip::carve(plan{static_cast<int>(blockDim.x)});
+ * //         onchip::grid_for_each_tile(cuda::std::get<0>(carved), in, n,
+ * //                                    [&](const onchip::staged_tile<float>& t) { ... });
  * @endcode
  *
  * **Paths.** The copy of each tile is cut at the source's 16-byte boundaries. The body between them goes by

@@ -48,7 +48,9 @@ struct flush_source {
     for (auto& b : bytes) { b = static_cast<unsigned char>(rng()); }
     if (n > 0) { std::memcpy(host.data(), bytes.data(), bytes.size()); }
     data = reinterpret_cast<const T*>(buffer.data() + offset);
-    if (n > 0) { ONCHIP_CUDA_REQUIRE(cudaMemcpy(buffer.data() + offset, bytes.data(), bytes.size(), cudaMemcpyHostToDevice)); }
+    if (n > 0) {
+      ONCHIP_CUDA_REQUIRE(cudaMemcpy(buffer.data() + offset, bytes.data(), bytes.size(), cudaMemcpyHostToDevice));
+    }
   }
 };
 
@@ -109,7 +111,9 @@ void check_copies() {
         ONCHIP_CUDA_REQUIRE(cudaDeviceSynchronize());
         std::vector<T> got(2 * blocks * n);
         unsigned size_errors = 0;
-        if (n > 0) { ONCHIP_CUDA_REQUIRE(cudaMemcpy(got.data(), out.data(), got.size() * sizeof(T), cudaMemcpyDeviceToHost)); }
+        if (n > 0) {
+          ONCHIP_CUDA_REQUIRE(cudaMemcpy(got.data(), out.data(), got.size() * sizeof(T), cudaMemcpyDeviceToHost));
+        }
         ONCHIP_CUDA_REQUIRE(cudaMemcpy(&size_errors, errors.data(), sizeof(unsigned), cudaMemcpyDeviceToHost));
         CHECK(size_errors == 0);
         std::size_t wrong = 0;

@@ -40,6 +40,7 @@ histogram_call call_of(int sample_bytes, bool integer, int bins, int counter_byt
   histogram_call c{};
   c.sample_bytes = sample_bytes;
   c.byte_samples = integer && sample_bytes == 1;
+  c.integer_samples = integer;
   c.bins[0] = bins;
   c.counter_bytes = counter_bytes;
   c.counter_takes_packed16 = counter_int32;
@@ -57,6 +58,8 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   const bool wide = p.threads == onchip::detail::tuning::wide_threads && p.path == histogram_path::shared_replicas;
   CHECK((!wide || onchip::detail::wide_candidate(c)));
   const auto shape = onchip::detail::shape_of(p.path, c.sample_bytes, c.level_bytes > 0,
+                                              onchip::detail::integer_stream(c.integer_samples, c.weighted,
+                                                                             c.segments > 0),
                                               onchip::detail::small_slices(c, d), c.active > 1, wide);
   CHECK(onchip::detail::serves(p.path, c));
   CHECK(p.threads == shape.threads);              // the kernel's compiled block size
@@ -238,6 +241,23 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
   // 64-bit counters never pack; 2^20 bins fit nowhere.
   CHECK(plan_histogram(call_of(2, true, 65536, 8, false), h200).path == histogram_path::global_atomics);
   CHECK(plan_histogram(call_of(4, false, 1 << 20), h200).path == histogram_path::global_atomics);
+  // Vectors in flight in the shared kernel: eight for one unweighted, unsegmented stream of 4-byte integers binned
+  // evenly, four for f32 and when weighted, segmented or range-binned (sm_90 runs the eight; earlier GPUs cap the
+  // kernel at four).
+  const histogram_call even_i32 = call_of(4, true, 10);
+  CHECK(plan_histogram(even_i32, h200).path == histogram_path::shared_replicas);
+  CHECK(plan_histogram(even_i32, h200).vectors == 8);
+  CHECK(plan_histogram(call_of(4, false, 1024), h200).vectors == 4);
+  histogram_call variant = even_i32;
+  variant.weighted = true;
+  CHECK(plan_histogram(variant, h200).vectors == 4);
+  variant = even_i32;
+  variant.level_bytes = 4;
+  CHECK(plan_histogram(variant, h200).vectors == 4);
+  variant = even_i32;
+  variant.segments = 8;
+  CHECK(plan_histogram(variant, h200).vectors == 4);
+  CHECK(plan_histogram(call_of(8, true, 100), h200).vectors == 4);
   // Small inputs: 4 KiB of f32 is one block (512 threads x 4 vectors of 16 bytes hold 32 KiB) with one copy of
   // the 1025 counters, zeroing its own output; 1 MiB is 32 blocks of 8192 samples, 2 copies (4 would be 8200
   // words for 8192 samples, more than one word per 2 samples).

@@ -139,6 +139,7 @@ ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
   histogram_call c{};
   c.sample_bytes = static_cast<int>(sizeof(typename Job::sample_t));
   c.byte_samples = byte_job_v<Job>;
+  c.integer_samples = cuda::std::is_integral_v<typename Job::sample_t>;
   c.channels = Job::channels;
   c.active = Job::active;
   for (int a = 0; a < Job::active; ++a) { c.bins[a] = job.offset[a + 1] - job.offset[a]; }
@@ -156,7 +157,9 @@ ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
 /// The shape of `Path`'s kernel for jobs of type Job (template arguments of the kernels).
 template <histogram_path Path, class Job, bool SmallSlices = false>
 inline constexpr kernel_shape shape_v =
-    shape_of(Path, sizeof(typename Job::sample_t), Job::binners_t::level_bytes > 0, SmallSlices, Job::active > 1);
+    shape_of(Path, sizeof(typename Job::sample_t), Job::binners_t::level_bytes > 0,
+             integer_stream(cuda::std::is_integral_v<typename Job::sample_t>, Job::weighted, Job::segmented),
+             SmallSlices, Job::active > 1);
 
 /// What every histogram kernel gets besides the job: the plan's decisions.
 struct kernel_args {

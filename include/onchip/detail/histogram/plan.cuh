@@ -43,6 +43,7 @@ inline constexpr int max_channels = 4;
 struct histogram_call {
   int sample_bytes = 4;
   bool byte_samples = false;  // 1-byte integers: the byte kernels count values and bin each value once
+  bool integer_samples = false;
   int channels = 1;
   int active = 1;
   int bins[max_channels] = {};  // per active channel (per segment when segmented)
@@ -105,8 +106,14 @@ struct kernel_shape {
   int vectors;
 };
 
+/// One unweighted, unsegmented stream of integer samples (the shared kernel keeps more of them in flight).
+ONCHIP_HOST_DEVICE constexpr bool integer_stream(bool integer_samples, bool weighted, bool segmented) {
+  return integer_samples && !weighted && !segmented;
+}
+
 ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner,
-                                                  bool small_slices = false, bool channels = false, bool wide = false) {
+                                                  bool integer_stream, bool small_slices = false,
+                                                  bool channels = false, bool wide = false) {
   if (wide) { return {tuning::wide_threads, tuning::wide_blocks, tuning::wide_vectors}; }
   switch (path) {
     case histogram_path::byte_lanes:
@@ -116,7 +123,8 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
     case histogram_path::shared_replicas:
       return {small_slices ? tuning::segment_threads : tuning::shared_threads,
               small_slices ? tuning::segment_blocks : channels ? tuning::channel_blocks : tuning::shared_blocks,
-              tuning::sample_vectors(sample_bytes)};
+              small_slices || channels ? tuning::sample_vectors(sample_bytes)
+                                       : tuning::shared_vectors(sample_bytes, range_binner, integer_stream)};
     case histogram_path::shared_packed16:
       return {tuning::packed16_threads(range_binner, sample_bytes), tuning::packed16_blocks, tuning::packed16_vectors};
     default:
@@ -233,7 +241,9 @@ ONCHIP_HOST_DEVICE constexpr bool replicated(histogram_path path) {
  */
 ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_call& c, const device_limits& d,
                                           bool wide = false) {
-  const kernel_shape shape = shape_of(path, c.sample_bytes, c.level_bytes > 0, small_slices(c, d), c.active > 1, wide);
+  const kernel_shape shape =
+      shape_of(path, c.sample_bytes, c.level_bytes > 0, integer_stream(c.integer_samples, c.weighted, c.segments > 0),
+               small_slices(c, d), c.active > 1, wide);
   int blocks = shape.blocks;
   blocks = blocks < d.max_threads_per_sm / shape.threads ? blocks : d.max_threads_per_sm / shape.threads;
   blocks = blocks < d.max_blocks_per_sm ? blocks : d.max_blocks_per_sm;
@@ -282,8 +292,11 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
   } else if (c.rows == 1 || c.row_samples >= static_cast<cuda::std::size_t>(resident * p.threads *
                                                                              tuning::whole_grid_samples_per_thread)) {
     p.walk = traversal::whole_grid;
+    // Rounds of at most the common vector count: more vectors in flight do not mean fewer, fuller blocks.
+    const int common = tuning::sample_vectors(c.sample_bytes);
     const int vectors = p.path == histogram_path::byte_lanes ? tuning::byte_lane_small_vectors
-                                                              : p.vectors * tuning::min_rounds_per_block;
+                                                              : (p.vectors < common ? p.vectors : common) *
+                                                                    tuning::min_rounds_per_block;
     const auto per_block = static_cast<cuda::std::size_t>(p.threads) * vectors * 16;
     const auto wanted = (c.input_bytes() + per_block - 1) / per_block;
     grid = wanted < static_cast<cuda::std::size_t>(resident) ? static_cast<long long>(wanted) : resident;

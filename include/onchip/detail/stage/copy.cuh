@@ -113,10 +113,11 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE T* stage_copy(cuda::std::byte* buffer, cuda::st
   cuda::std::byte* const dst = buffer + split.offset;
   const auto* const from = reinterpret_cast<const cuda::std::byte*>(src);
   const int rank = block_rank();
+  const auto threads = static_cast<cuda::std::size_t>(block_size());
   // The peeled head and tail: at most 15 bytes each, one unit per thread.
   const cuda::std::size_t head_units = split.head / unit;
   const cuda::std::size_t edge_units = head_units + split.tail / unit;
-  for (auto u = static_cast<cuda::std::size_t>(rank); u < edge_units; u += static_cast<cuda::std::size_t>(block_size())) {
+  for (auto u = static_cast<cuda::std::size_t>(rank); u < edge_units; u += threads) {
     const cuda::std::size_t at = u < head_units ? u * unit : split.head + split.body + (u - head_units) * unit;
     *reinterpret_cast<unit_t*>(dst + at) = *reinterpret_cast<const unit_t*>(from + at);
   }
