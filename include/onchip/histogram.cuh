@@ -268,7 +268,9 @@ cudaError_t multi_histogram_range(const Sample* samples, cuda::std::size_t num_p
 
 /**
  * @brief Weighted even histogram: sample `i` adds `weights[i]` to its bin. The counter type must hold the weight
- * type (float weights into integer counters do not compile).
+ * type (float weights into integer counters do not compile). Weights of the samples' size whose address agrees
+ * with the samples' modulo 16 (e.g. two cudaMalloc'ed arrays) are read as 16-byte vectors beside the samples,
+ * the fast case; other weights are read one by one.
  */
 template <class Sample, class Weight, class Counter, class Level>
 cudaError_t weighted_histogram_even(const Sample* samples, const Weight* weights, cuda::std::size_t n, Counter* hist,

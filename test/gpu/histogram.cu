@@ -222,6 +222,52 @@ ONCHIP_GPU_TEST_CASE("RGBA with 3 active channels matches CUB's MultiHistogramEv
   }
 }
 
+ONCHIP_GPU_TEST_CASE("weights read beside the samples: every pairing of alignments, odd sizes, samples in no bin") {
+  // Samples and weights at every 4-byte offset from 16-byte alignment (paired when the offsets agree, read one by
+  // one otherwise), in the shared path (1024 bins) and the global one (2^20 bins); weights in eighths, so the
+  // double sums are exact; a quarter of the samples outside [0, 1), counted by options.ignored.
+  const std::size_t sizes[] = {0, 1, 3, 17, 1000, 65537, hist_test::sized((std::size_t{1} << 20) + 5)};
+  for (std::size_t n : sizes) {
+    const auto samples = hist_test::make_samples<float>(n, -0.25, 1.25, distribution::uniform, static_cast<unsigned>(43 + n));
+    std::vector<float> weights(n);
+    std::mt19937 rng(44 + static_cast<unsigned>(n));
+    for (auto& w : weights) { w = static_cast<float>(rng() % 1000) / 8.0f; }
+    for (int bins : {1024, 1 << 20}) {
+      std::vector<double> expected(bins, 0.0);
+      unsigned long long outside = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const int b = hist_test::reference_even(samples[i], 0.0f, 1.0f, bins);
+        if (b >= 0) {
+          expected[b] += weights[i];
+        } else {
+          ++outside;
+        }
+      }
+      for (std::size_t sample_offset = 0; sample_offset < 16; sample_offset += 4) {
+        for (std::size_t weight_offset = 0; weight_offset < 16; weight_offset += 4) {
+          CAPTURE(n);
+          CAPTURE(bins);
+          CAPTURE(sample_offset);
+          CAPTURE(weight_offset);
+          hist_test::device_samples<float> in(samples, sample_offset);
+          hist_test::device_samples<float> w(weights, weight_offset);
+          hist_test::device_hist<double> ours(bins);
+          onchip_test::device_buffer<unsigned long long> ignored(1);
+          ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
+          onchip::histogram_options options;
+          options.ignored = ignored.data();
+          ONCHIP_CUDA_REQUIRE(onchip::weighted_histogram_even(in.data, w.data, n, ours.buffer.data(), bins, 0.0f,
+                                                              1.0f, nullptr, options));
+          hist_test::require_equal(ours.get(), expected);
+          unsigned long long got_ignored = 0;
+          ONCHIP_CUDA_REQUIRE(cudaMemcpy(&got_ignored, ignored.data(), sizeof got_ignored, cudaMemcpyDeviceToHost));
+          CHECK(got_ignored == outside);
+        }
+      }
+    }
+  }
+}
+
 ONCHIP_GPU_TEST_CASE("weights: float weights into double counters, integer weights into 64-bit counters") {
   const std::size_t n = 500009;
   const auto samples = hist_test::make_samples<float>(n, 0.0, 1.0, distribution::uniform, 41);
