@@ -8,5 +8,9 @@
 #include <onchip/histogram.cuh>
 #include <onchip/load.cuh>
 #include <onchip/smem.cuh>
-#include <onchip/stage.cuh>
+
+#include <cuda/std/version>
+#if defined(CCCL_VERSION) && CCCL_VERSION >= 2008000  // CUDA 12.9 and newer
+#  include <onchip/stage.cuh>
+#endif
 #include <onchip/version.hpp>

@@ -50,6 +50,10 @@
 #include <cuda/std/span>
 #include <cuda/std/type_traits>
 
+#if !defined(CCCL_VERSION) || CCCL_VERSION < 2008000
+#  error "<onchip/stage.cuh> needs CCCL 2.8 or newer (CUDA 12.9 or newer) for libcu++'s mbarrier and bulk-copy wrappers"
+#endif
+
 namespace onchip {
 
 /**
