@@ -59,7 +59,7 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   CHECK((!wide || onchip::detail::wide_candidate(c)));
   const auto shape = onchip::detail::shape_of(p.path, c.sample_bytes, c.level_bytes > 0,
                                               onchip::detail::integer_stream(c.integer_samples, c.weighted,
-                                                                             c.segments > 0),
+                                                                             c.segments > 0, c.active),
                                               onchip::detail::small_slices(c, d), c.active > 1, wide);
   CHECK(onchip::detail::serves(p.path, c));
   CHECK(p.threads == shape.threads);              // the kernel's compiled block size

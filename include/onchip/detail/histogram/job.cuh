@@ -158,7 +158,8 @@ ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
 template <histogram_path Path, class Job, bool SmallSlices = false>
 inline constexpr kernel_shape shape_v =
     shape_of(Path, sizeof(typename Job::sample_t), Job::binners_t::level_bytes > 0,
-             integer_stream(cuda::std::is_integral_v<typename Job::sample_t>, Job::weighted, Job::segmented),
+             integer_stream(cuda::std::is_integral_v<typename Job::sample_t>, Job::weighted, Job::segmented,
+                            Job::active),
              SmallSlices, Job::active > 1);
 
 /// What every histogram kernel gets besides the job: the plan's decisions.

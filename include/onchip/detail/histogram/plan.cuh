@@ -106,9 +106,10 @@ struct kernel_shape {
   int vectors;
 };
 
-/// One unweighted, unsegmented stream of integer samples (the shared kernel keeps more of them in flight).
-ONCHIP_HOST_DEVICE constexpr bool integer_stream(bool integer_samples, bool weighted, bool segmented) {
-  return integer_samples && !weighted && !segmented;
+/// One stream of integer samples: one active channel, unweighted, not segmented (the shared kernel keeps more of
+/// them in flight).
+ONCHIP_HOST_DEVICE constexpr bool integer_stream(bool integer_samples, bool weighted, bool segmented, int active) {
+  return integer_samples && !weighted && !segmented && active == 1;
 }
 
 ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner,
@@ -123,8 +124,7 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
     case histogram_path::shared_replicas:
       return {small_slices ? tuning::segment_threads : tuning::shared_threads,
               small_slices ? tuning::segment_blocks : channels ? tuning::channel_blocks : tuning::shared_blocks,
-              small_slices || channels ? tuning::sample_vectors(sample_bytes)
-                                       : tuning::shared_vectors(sample_bytes, range_binner, integer_stream)};
+              tuning::shared_vectors(sample_bytes, range_binner, integer_stream)};
     case histogram_path::shared_packed16:
       return {tuning::packed16_threads(range_binner, sample_bytes), tuning::packed16_blocks, tuning::packed16_vectors};
     default:
@@ -242,8 +242,9 @@ ONCHIP_HOST_DEVICE constexpr bool replicated(histogram_path path) {
 ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_call& c, const device_limits& d,
                                           bool wide = false) {
   const kernel_shape shape =
-      shape_of(path, c.sample_bytes, c.level_bytes > 0, integer_stream(c.integer_samples, c.weighted, c.segments > 0),
-               small_slices(c, d), c.active > 1, wide);
+      shape_of(path, c.sample_bytes, c.level_bytes > 0,
+               integer_stream(c.integer_samples, c.weighted, c.segments > 0, c.active), small_slices(c, d),
+               c.active > 1, wide);
   int blocks = shape.blocks;
   blocks = blocks < d.max_threads_per_sm / shape.threads ? blocks : d.max_threads_per_sm / shape.threads;
   blocks = blocks < d.max_blocks_per_sm ? blocks : d.max_blocks_per_sm;
