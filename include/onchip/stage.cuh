@@ -107,13 +107,23 @@ class stage_buffer {
   cuda::std::size_t capacity_ = 0;
 };
 
+/// @cond INTERNAL
+namespace detail {
+// A stage's buffer: 16-byte aligned, for `capacity` elements of T from any source alignment.
+template <class T>
+ONCHIP_HOST_DEVICE aligned_span<cuda::std::byte, 16> take_stage_bytes(carver& c, cuda::std::size_t capacity) {
+  return c.take_aligned<stage_granule, cuda::std::byte>(stage_bytes<T>(capacity));
+}
+}  // namespace detail
+/// @endcond
+
 /**
  * @brief Carves one stage for copies of up to `capacity` elements of `T` (a plan step: use it inside your plan).
  * Takes `stage_bytes<T>(capacity)` bytes aligned to 16, then an 8-byte barrier word.
  */
 template <class T>
 ONCHIP_HOST_DEVICE stage_buffer<T> take_stage(carver& c, cuda::std::size_t capacity) {
-  auto bytes = c.take_aligned<detail::stage_granule, cuda::std::byte>(detail::stage_bytes<T>(capacity));
+  const auto bytes = detail::take_stage_bytes<T>(c, capacity);
   return stage_buffer<T>(bytes, c.take<cuda::std::uint64_t>(1).data());
 }
 
@@ -182,9 +192,7 @@ struct staging {
     stages<T, Stages> out{{}, tile, halo};
     const cuda::std::size_t capacity = tile + halo.before + halo.after;
     aligned_span<cuda::std::byte, 16> bytes[Stages];
-    for (int s = 0; s < Stages; ++s) {
-      bytes[s] = c.take_aligned<detail::stage_granule, cuda::std::byte>(detail::stage_bytes<T>(capacity));
-    }
+    for (int s = 0; s < Stages; ++s) { bytes[s] = detail::take_stage_bytes<T>(c, capacity); }
     auto barriers = c.take<cuda::std::uint64_t>(Stages);
     for (int s = 0; s < Stages; ++s) { out.buffers[s] = stage_buffer<T>(bytes[s], barriers.data() + s); }
     return out;

@@ -100,6 +100,11 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void check_stage_copy([[maybe_unused]] const T*
 #  endif
 }
 
+/// Where a copy from `src` puts its first element in `buffer` (landing_offset).
+ONCHIP_DEVICE ONCHIP_FORCEINLINE cuda::std::byte* landing(cuda::std::byte* buffer, const void* src) {
+  return buffer + landing_offset(reinterpret_cast<cuda::std::uintptr_t>(src));
+}
+
 /**
  * Every thread of the block: starts copying src[0, n) into `buffer` (whose contents the block has finished with)
  * and arrives on `barrier`; returns where the elements will be. The phase completes when they have landed.
@@ -110,7 +115,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE T* stage_copy(cuda::std::byte* buffer, cuda::st
   constexpr cuda::std::size_t unit = alignof(T) < stage_granule ? alignof(T) : stage_granule;
   using unit_t = copy_unit_t<unit>;
   const copy_split split = split_copy(reinterpret_cast<cuda::std::uintptr_t>(src), n * sizeof(T));
-  cuda::std::byte* const dst = buffer + split.offset;
+  cuda::std::byte* const dst = landing(buffer, src);
   const auto* const from = reinterpret_cast<const cuda::std::byte*>(src);
   const int rank = block_rank();
   const auto threads = static_cast<cuda::std::size_t>(block_size());

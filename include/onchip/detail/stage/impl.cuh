@@ -89,8 +89,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void for_each_tile(const stages<T, Stages>& sta
       if (t >= tiles) { break; }
       stage_wait(staged.buffers[s].barrier(), parity);
       const tile_range r = tile_at(t, staged.tile, staged.halo.before, staged.halo.after, n);
-      const auto address = reinterpret_cast<cuda::std::uintptr_t>(in + r.first);
-      T* data = reinterpret_cast<T*>(staged.buffers[s].bytes().data() + address % stage_granule);
+      T* data = reinterpret_cast<T*>(landing(staged.buffers[s].bytes().data(), in + r.first));
       f(staged_tile<T>{cuda::std::span<T>(data, r.count), r.first, r.begin, r.end});
       const cuda::std::size_t next = t + Stages * step;
       if (next < tiles) {

@@ -30,6 +30,12 @@ ONCHIP_HOST_DEVICE constexpr cuda::std::size_t stage_capacity(cuda::std::size_t 
   return bytes > stage_slack<T> ? (bytes - stage_slack<T>) / sizeof(T) : 0;
 }
 
+/// Where in its stage buffer a copy from `address` puts its first byte: the source's offset from 16-byte
+/// alignment, so that both sides of the copy's body are 16-byte aligned.
+ONCHIP_HOST_DEVICE constexpr cuda::std::size_t landing_offset(cuda::std::uintptr_t address) noexcept {
+  return address % stage_granule;
+}
+
 /**
  * How one copy of `bytes` bytes from `address` is cut: the elements land `offset` bytes into the buffer (the
  * address modulo 16); `head` bytes up to the source's first 16-byte boundary and the `tail` after the last one
@@ -44,7 +50,7 @@ struct copy_split {
 };
 
 ONCHIP_HOST_DEVICE constexpr copy_split split_copy(cuda::std::uintptr_t address, cuda::std::size_t bytes) noexcept {
-  const cuda::std::size_t offset = address % stage_granule;
+  const cuda::std::size_t offset = landing_offset(address);
   const cuda::std::size_t to_boundary = (stage_granule - offset) % stage_granule;
   const cuda::std::size_t head = to_boundary < bytes ? to_boundary : bytes;
   const cuda::std::size_t body = (bytes - head) / stage_granule * stage_granule;
