@@ -72,19 +72,17 @@ struct one_stage {
 
 // Every block copies a[0, na) then b[0, nb) through one stage, scribbling over the first tile in between.
 template <class T>
-__global__ void copy_twice(const T* a, std::size_t na, const T* b, std::size_t nb, T* out, unsigned* size_errors) {
+__global__ void copy_twice(const T* a, std::size_t na, const T* b, std::size_t nb, T* out) {
   onchip::stage<T> st(onchip::carve(one_stage<T>{na > nb ? na : nb}));
   const auto rank = static_cast<std::size_t>(threadIdx.x + blockDim.x * threadIdx.y);
   const auto threads = static_cast<std::size_t>(blockDim.x * blockDim.y);
   st.copy(a, na);
   const cuda::std::span<T> ta = st.wait();
-  if (rank == 0 && ta.size() != na) { atomicAdd(size_errors, 1u); }
   for (std::size_t i = rank; i < ta.size(); i += threads) { out[(blockIdx.x * 2) * na + i] = ta[i]; }
   __syncthreads();
   for (std::size_t i = rank; i < ta.size(); i += threads) { std::memset(&ta[i], 0xA5, sizeof(T)); }
   st.copy(b, nb);
   const cuda::std::span<T> tb = st.wait();
-  if (rank == 0 && tb.size() != nb) { atomicAdd(size_errors, 1u); }
   for (std::size_t i = rank; i < tb.size(); i += threads) { out[(blockIdx.x * 2 + 1) * na + i] = tb[i]; }
   st.finish();
 }
@@ -101,21 +99,18 @@ void check_copies() {
       flush_source<T> b(n, (offset + 4 * alignof(T)) % 16, static_cast<unsigned>(n * 16 + offset + 7));
       const int blocks = 3;
       onchip_test::device_buffer<T> out(2 * blocks * n + 1);
-      onchip_test::device_buffer<unsigned> errors(1);
-      ONCHIP_CUDA_REQUIRE(cudaMemset(errors.data(), 0, sizeof(unsigned)));
       const std::size_t smem = onchip::smem_bytes(one_stage<T>{n});
       ONCHIP_CUDA_REQUIRE(onchip::prepare_dynamic_smem(copy_twice<T>, smem));
       for (dim3 block : {dim3(128), dim3(32, 3)}) {
-        copy_twice<<<blocks, block, smem>>>(a.data, n, b.data, n, out.data(), errors.data());
+        // Poisoned first, so a span shorter than the copy leaves bytes that fail the comparison below.
+        ONCHIP_CUDA_REQUIRE(cudaMemset(out.data(), 0x5a, out.bytes()));
+        copy_twice<<<blocks, block, smem>>>(a.data, n, b.data, n, out.data());
         ONCHIP_CUDA_REQUIRE(cudaGetLastError());
         ONCHIP_CUDA_REQUIRE(cudaDeviceSynchronize());
         std::vector<T> got(2 * blocks * n);
-        unsigned size_errors = 0;
         if (n > 0) {
           ONCHIP_CUDA_REQUIRE(cudaMemcpy(got.data(), out.data(), got.size() * sizeof(T), cudaMemcpyDeviceToHost));
         }
-        ONCHIP_CUDA_REQUIRE(cudaMemcpy(&size_errors, errors.data(), sizeof(unsigned), cudaMemcpyDeviceToHost));
-        CHECK(size_errors == 0);
         std::size_t wrong = 0;
         for (int k = 0; k < blocks; ++k) {
           for (std::size_t i = 0; i < n; ++i) {
