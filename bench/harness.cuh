@@ -150,6 +150,20 @@ static __global__ void __launch_bounds__(256) read_ceiling_kernel(const uint4* _
   if (acc == 0x9e3779b9u) { out[0] = acc; }  // keeps the loads alive
 }
 
+/// Adds `value` from every thread of the block into `*out`: warp shuffles, one shared slot per warp, one atomic.
+template <class Acc>
+__device__ void block_add(Acc value, Acc* out) {
+  __shared__ Acc warp_sums[32];
+  for (int o = 16; o > 0; o /= 2) { value += __shfl_down_sync(0xffffffffu, value, o); }
+  if (threadIdx.x % 32 == 0) { warp_sums[threadIdx.x / 32] = value; }
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    value = threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : Acc(0);
+    for (int o = 16; o > 0; o /= 2) { value += __shfl_down_sync(0xffffffffu, value, o); }
+    if (threadIdx.x == 0) { atomicAdd(out, value); }
+  }
+}
+
 /// Median milliseconds of the read ceiling over `bytes` at `data`.
 inline double read_ceiling_ms(const options& o, const void* data, std::size_t bytes, unsigned* scratch) {
   const int grid = sm_count() * 8;

@@ -15,19 +15,6 @@
 
 namespace {
 
-template <class Acc>
-__device__ void block_add(Acc value, Acc* out) {
-  __shared__ Acc warp_sums[32];
-  for (int o = 16; o > 0; o /= 2) { value += __shfl_down_sync(0xffffffffu, value, o); }
-  if (threadIdx.x % 32 == 0) { warp_sums[threadIdx.x / 32] = value; }
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    value = threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : Acc(0);
-    for (int o = 16; o > 0; o /= 2) { value += __shfl_down_sync(0xffffffffu, value, o); }
-    if (threadIdx.x == 0) { atomicAdd(out, value); }
-  }
-}
-
 template <class T>
 struct sum_type {
   using type = unsigned long long;
@@ -49,7 +36,7 @@ template <class T>
 __global__ void __launch_bounds__(256) onchip_sum_t(const T* in, std::size_t n, typename sum_type<T>::type* out) {
   thread_acc<T> sum = 0;
   onchip::grid_for_each<4>(in, n, [&](T v, std::size_t) { sum += static_cast<thread_acc<T>>(v); });
-  block_add(static_cast<typename sum_type<T>::type>(sum), out);
+  bench::block_add(static_cast<typename sum_type<T>::type>(sum), out);
 }
 
 template <class T>

@@ -20,20 +20,6 @@
 
 namespace {
 
-// Each thread's float partial sum (exact: under 2^24 for these inputs) added up in double across the block.
-__device__ void block_add(float partial, double* out) {
-  __shared__ double warp_sums[32];
-  double value = partial;
-  for (int o = 16; o > 0; o /= 2) { value += __shfl_down_sync(0xffffffffu, value, o); }
-  if (threadIdx.x % 32 == 0) { warp_sums[threadIdx.x / 32] = value; }
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    value = threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : 0.0;
-    for (int o = 16; o > 0; o /= 2) { value += __shfl_down_sync(0xffffffffu, value, o); }
-    if (threadIdx.x == 0) { atomicAdd(out, value); }
-  }
-}
-
 template <int Stages, int TileBytes>
 struct sum_plan {
   ONCHIP_HOST_DEVICE auto operator()(onchip::carver& c) const {
@@ -50,13 +36,13 @@ __global__ void __launch_bounds__(256) staged_sum(const float* in, std::size_t n
                                  sum += t.items[i];
                                }
                              });
-  block_add(sum, out);
+  bench::block_add(static_cast<double>(sum), out);  // float partials are exact here, summed in double
 }
 
 __global__ void __launch_bounds__(256) register_sum(const float* in, std::size_t n, double* out) {
   float sum = 0;
   onchip::grid_for_each<4>(in, n, [&](float v, std::size_t) { sum += v; });
-  block_add(sum, out);
+  bench::block_add(static_cast<double>(sum), out);  // float partials are exact here, summed in double
 }
 
 // The stencil: out[i] = sum over |d| <= 3 of w(d) * in[clamp(i + d)].
