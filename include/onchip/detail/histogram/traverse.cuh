@@ -96,54 +96,12 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void walk_samples(const Job job, const kernel_a
   }
 }
 
-/// Whether the weights can be read as vectors beside the samples: same size, same alignment modulo 16.
+/// Whether the weights can be read as vectors beside the samples (for_each_vectors' companion): same size, same
+/// alignment modulo 16.
 template <class S, class W>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE bool weights_pair_with(const S* samples, const W* weights) {
   return sizeof(S) == sizeof(W) &&
          (reinterpret_cast<cuda::std::uintptr_t>(samples) - reinterpret_cast<cuda::std::uintptr_t>(weights)) % 16 == 0;
-}
-
-/**
- * The whole grid over in[0, n) and w[0, n) together, for weights that pair with the samples (weights_pair_with):
- * each round issues the samples' and the weights' 16-byte loads before using any, so both are in flight at once
- * (reading a weight only once its sample arrived costs a second trip to memory). on_vector(samples, weights,
- * index) for the body, on_item(sample, weight, index) for the peeled head and the tail.
- */
-template <int Vectors, class S, class W, class FV, class FI>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void walk_paired(const S* __restrict__ in, const W* __restrict__ w,
-                                                  cuda::std::size_t n, FV& on_vector, FI& on_item) {
-  constexpr int per = items_per_16b<S>;
-  const cuda::std::size_t rank = grid_rank(), count = grid_threads();
-  const vector_split split = split_for_vectors(reinterpret_cast<cuda::std::uintptr_t>(in), n, sizeof(S));
-  auto item = [&](cuda::std::size_t i) {
-    on_item(onchip::load<cache::stream>(in + i), onchip::load<cache::stream>(w + i), i);
-  };
-  for (cuda::std::size_t i = rank; i < split.head; i += count) { item(i); }
-  const S* body = in + split.head;
-  const W* weights = w + split.head;
-  auto load_pair = [&](cuda::std::size_t at, vec<S, per>& s, vec<W, per>& v) {
-    load_bytes<cache::stream, 16, 16>(body + at * per, &s);
-    load_bytes<cache::stream, 16, 16>(weights + at * per, &v);
-  };
-  cuda::std::size_t v = rank;
-  for (; v + (Vectors - 1) * count < split.vectors; v += Vectors * count) {
-    vec<S, per> items[Vectors];
-    vec<W, per> ws[Vectors];
-#  pragma unroll
-    for (int k = 0; k < Vectors; ++k) { load_pair(v + k * count, items[k], ws[k]); }
-#  pragma unroll
-    for (int k = 0; k < Vectors; ++k) { on_vector(items[k], ws[k], split.head + (v + k * count) * per); }
-  }
-#  pragma unroll
-  for (int k = 0; k < Vectors; ++k) {  // the last, partial round
-    if (v + k * count < split.vectors) {
-      vec<S, per> s;
-      vec<W, per> ws;
-      load_pair(v + k * count, s, ws);
-      on_vector(s, ws, split.head + (v + k * count) * per);
-    }
-  }
-  for (cuda::std::size_t i = split.head + split.vectors * per + rank; i < n; i += count) { item(i); }
 }
 
 /// No per-slice work (jobs that are not segmented).
@@ -213,7 +171,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job,
         ignored += missed;
       };
       auto on_pair_item = [&](sample_t v, weight_t w, cuda::std::size_t) { ignored += count(only, v, w); };
-      walk_paired<Vectors>(job.samples, job.weights, job.row_samples, on_pair, on_pair_item);
+      // The weights' loads in flight beside the samples' (reading a weight only once its sample arrived costs a
+      // second trip to memory).
+      for_each_vectors<Vectors, cache::stream>(job.samples, job.row_samples, grid_rank(), grid_threads(), on_pair,
+                                               on_pair_item, job.weights);
       return ignored;
     }
   }

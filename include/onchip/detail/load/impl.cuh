@@ -107,33 +107,56 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void check_alignment(const void* p, cuda::std::
 #  endif
 }
 
-// The traversal shared by grid_for_each(_vec) and block_for_each(_vec): this thread is `rank` of `count`.
-template <int ItemsPerThread, class Policy, class T, class FV, class FI>
+/// No second array beside a traversal's input (for_each_vectors).
+struct no_companion {};
+
+// The traversal shared by grid_for_each(_vec) and block_for_each(_vec): this thread is `rank` of `count`. With a
+// companion `w` (elements of T's size at `in`'s alignment modulo 16, e.g. a histogram's weights), each round also
+// loads w's vectors at the same indices, beside in's and before either is used, and the callables get them after
+// in's: on_vector(v, w_vector, index), on_item(value, w_value, index).
+template <int ItemsPerThread, class Policy, class T, class FV, class FI, class W = no_companion>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void for_each_vectors(const T* __restrict__ in, cuda::std::size_t n,
                                                        cuda::std::size_t rank, cuda::std::size_t count,
-                                                       FV&& on_vector, FI&& on_item) {
+                                                       FV&& on_vector, FI&& on_item,
+                                                       [[maybe_unused]] const W* __restrict__ w = nullptr) {
   static_assert(ItemsPerThread >= 1, "onchip traversals: ItemsPerThread must be at least 1");
+  constexpr bool paired = !cuda::std::is_same_v<W, no_companion>;
   constexpr int per_vector = items_per_16b<T>;
   const vector_split split =
       per_vector == 0 ? vector_split{n, 0, 0}
                       : split_for_vectors(reinterpret_cast<cuda::std::uintptr_t>(in), n, sizeof(T));
   // Head (also everything, for types that do not pack into vectors), guarded.
-  for (cuda::std::size_t i = rank; i < split.head; i += count) { on_item(onchip::load<Policy>(in + i), i); }
+  for (cuda::std::size_t i = rank; i < split.head; i += count) {
+    if constexpr (paired) {
+      on_item(onchip::load<Policy>(in + i), onchip::load<Policy>(w + i), i);
+    } else {
+      on_item(onchip::load<Policy>(in + i), i);
+    }
+  }
   if constexpr (per_vector > 0) {
     using vector = vec<T, per_vector>;
+    using companion = cuda::std::conditional_t<paired, vec<W, per_vector>, no_companion>;
     const T* body = in + split.head;
+    [[maybe_unused]] const W* beside = w + (paired ? split.head : 0);
     const cuda::std::size_t nv = split.vectors;
     cuda::std::size_t v = rank;
     // Whole rounds: ItemsPerThread vectors in flight, each load coalesced across the threads.
     for (; v + (ItemsPerThread - 1) * count < nv; v += ItemsPerThread * count) {
       vector items[ItemsPerThread];
+      [[maybe_unused]] companion others[paired ? ItemsPerThread : 1];
 #  pragma unroll
       for (int k = 0; k < ItemsPerThread; ++k) {
         load_bytes<Policy, 16, 16>(body + (v + k * count) * per_vector, &items[k]);
+        if constexpr (paired) { load_bytes<Policy, 16, 16>(beside + (v + k * count) * per_vector, &others[k]); }
       }
 #  pragma unroll
       for (int k = 0; k < ItemsPerThread; ++k) {
-        on_vector(static_cast<const vector&>(items[k]), split.head + (v + k * count) * per_vector);
+        if constexpr (paired) {
+          on_vector(static_cast<const vector&>(items[k]), static_cast<const companion&>(others[k]),
+                    split.head + (v + k * count) * per_vector);
+        } else {
+          on_vector(static_cast<const vector&>(items[k]), split.head + (v + k * count) * per_vector);
+        }
       }
     }
     // The last, partial round.
@@ -143,11 +166,24 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void for_each_vectors(const T* __restrict__ in,
       if (at < nv) {
         vector item;
         load_bytes<Policy, 16, 16>(body + at * per_vector, &item);
-        on_vector(static_cast<const vector&>(item), split.head + at * per_vector);
+        if constexpr (paired) {
+          companion other;
+          load_bytes<Policy, 16, 16>(beside + at * per_vector, &other);
+          on_vector(static_cast<const vector&>(item), static_cast<const companion&>(other),
+                    split.head + at * per_vector);
+        } else {
+          on_vector(static_cast<const vector&>(item), split.head + at * per_vector);
+        }
       }
     }
     const cuda::std::size_t tail_start = split.head + nv * per_vector;
-    for (cuda::std::size_t i = tail_start + rank; i < n; i += count) { on_item(onchip::load<Policy>(in + i), i); }
+    for (cuda::std::size_t i = tail_start + rank; i < n; i += count) {
+      if constexpr (paired) {
+        on_item(onchip::load<Policy>(in + i), onchip::load<Policy>(w + i), i);
+      } else {
+        on_item(onchip::load<Policy>(in + i), i);
+      }
+    }
   }
 }
 
