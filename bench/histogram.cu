@@ -201,26 +201,33 @@ void custom_case(context& c, dist d) {
       [&](unsigned* out) { BENCH_CHECK(cub_call(temp.p, temp.bytes, out)); });
 }
 
-void range_case(context& c, int num_levels, dist d) {
-  const std::string what = std::string(name(d)) + ", range binning";
-  if (!wanted(c, std::string("f32, ") + std::to_string(num_levels - 1) + " bins, " + what)) { return; }
-  const std::size_t n = c.bytes / sizeof(float);
-  float* samples = fill<float>(c, d, 0.0, 1.0);
-  std::vector<float> host(num_levels);  // uneven levels: finer towards 1
+enum class spacing { square_root, logarithmic, even };
+
+// Range binning over `num_levels` levels spanning the samples' range [lo, hi): square-root spaced (finer towards
+// hi), log-spaced over three decades below hi, or even.
+template <class T, class Level>
+void range_case(context& c, int num_levels, dist d, spacing s, double lo, double hi) {
+  const std::string what = std::string(name(d)) + ", range binning" +
+                           (s == spacing::logarithmic ? ", log-spaced levels" : s == spacing::even ? ", even levels" : "");
+  if (!wanted(c, std::string(type_name<T>()) + ", " + std::to_string(num_levels - 1) + " bins, " + what)) { return; }
+  const std::size_t n = c.bytes / sizeof(T);
+  T* samples = fill<T>(c, d, lo, hi);
+  std::vector<Level> host(num_levels);
   for (int i = 0; i < num_levels; ++i) {
     const double x = static_cast<double>(i) / (num_levels - 1);
-    host[i] = static_cast<float>(std::sqrt(x));
+    const double u = s == spacing::square_root ? std::sqrt(x) : s == spacing::logarithmic ? std::pow(10.0, 3.0 * (x - 1.0)) : x;
+    host[i] = static_cast<Level>(lo + (hi - lo) * u);
   }
-  float* levels = nullptr;
-  BENCH_CHECK(cudaMalloc(&levels, num_levels * sizeof(float)));
-  BENCH_CHECK(cudaMemcpy(levels, host.data(), num_levels * sizeof(float), cudaMemcpyHostToDevice));
+  Level* levels = nullptr;
+  BENCH_CHECK(cudaMalloc(&levels, num_levels * sizeof(Level)));
+  BENCH_CHECK(cudaMemcpy(levels, host.data(), num_levels * sizeof(Level), cudaMemcpyHostToDevice));
   cub_temp temp;
   auto cub_call = [&](void* t, std::size_t& b, unsigned* out = nullptr) {
     return cub::DeviceHistogram::HistogramRange(t, b, samples, out, num_levels, levels, static_cast<long long>(n));
   };
   temp.prepare(cub_call);
   measure(
-      c, "f32", num_levels - 1, what, c.bytes, num_levels - 1,
+      c, type_name<T>(), num_levels - 1, what, c.bytes, num_levels - 1,
       [&](unsigned* out) { BENCH_CHECK(onchip::histogram_range(samples, n, out, levels, num_levels)); },
       [&](unsigned* out) { BENCH_CHECK(cub_call(temp.p, temp.bytes, out)); });
   BENCH_CHECK(cudaFree(levels));
@@ -440,8 +447,9 @@ int main(int argc, char** argv) {
     even_case<std::int64_t>(c, 100, 0LL, 1000000LL, d);
     even_case<double>(c, 256, 0.0, 1.0, d);
   }
-  range_case(c, 1025, dist::uniform);
-  range_case(c, 1025, dist::normal);
+  for (dist d : {dist::uniform, dist::normal}) { range_case<float, float>(c, 1025, d, spacing::square_root, 0.0, 1.0); }
+  range_case<float, float>(c, 64, dist::uniform, spacing::logarithmic, 0.0, 1.0);
+  for (dist d : {dist::uniform, dist::normal}) { range_case<std::uint16_t, int>(c, 257, d, spacing::even, 0.0, 65536.0); }
   rgba_case(c, dist::uniform);
   rgba_case(c, dist::image);
   weighted_case(c, 1024, dist::uniform);

@@ -2,7 +2,9 @@
 // checks every kernel the device API instantiates for local memory): nothing in local memory, the byte path's
 // counting loop made of one PRMT
 // (the counter's address) and one shared atomic without return per sample: no shared loads or stores, no global
-// atomics; and 16-bit samples binned in 32-bit integer arithmetic (a high multiply, no floating point).
+// atomics; 16-bit samples binned in 32-bit integer arithmetic (a high multiply, no floating point); and range
+// binning through the level grid in the samples' own arithmetic (f32 in float, 16-bit integers with integer levels
+// by a subtraction and a shift, no floating point), reading the cell's word from shared memory.
 //
 // contract sass * lacks LDL|STL
 // contract sass k_byte_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.|\bLDS|\bSTS
@@ -15,6 +17,10 @@
 // contract sass k_u16_loop has IMAD\.HI\.U32
 // contract sass k_u16_loop has ATOMS\.POPC\.INC\.32
 // contract sass k_u16_loop lacks I2F|F2I|DMUL|DFMA|DADD
+// contract sass k_range_f32 has \bLDS\b
+// contract sass k_range_f32 lacks DMUL|DFMA|DADD|F2F\.F64
+// contract sass k_range_u16 has \bLDS\b
+// contract sass k_range_u16 lacks I2F|F2I|FMUL|FADD|DMUL
 #include <onchip/histogram.cuh>
 
 #include <cstdint>
@@ -55,4 +61,34 @@ extern "C" __global__ void __launch_bounds__(512, 2) k_u16_loop(u16_job job, onc
   const shared_counters<unsigned, u16_job> counters{reinterpret_cast<unsigned*>(spans.counters), a.replicas,
                                                     job.total_bins()};
   count_replicas<6>(job, a, job.binners, counters);
+}
+
+// One sample binned through the grid the library carves beside the staged levels (the staging itself runs once
+// per block and is not part of these contracts).
+template <class S, class L>
+__device__ void range_bin(const onchip::detail::range_binners<1, L>& b, const onchip::detail::kernel_args& a,
+                          const S* in, int* out) {
+  using namespace onchip::detail;
+  const auto s = onchip::carve(layout_of(histogram_path::global_atomics, a.call, 0));
+  gridded_range<S, L> g;
+  g.levels = reinterpret_cast<const L*>(s.levels[0]);
+  g.cells = reinterpret_cast<const level_cell<L>*>(s.cells[0]);
+  g.bins = b.bins[0];
+  g.first = g.levels[0];
+  g.last = g.levels[g.bins];
+  g.map = cell_map<S, L>::over(g.first, g.last, s.cell_count[0]);
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = g(in[i]);
+}
+
+extern "C" __global__ void __launch_bounds__(512, 2) k_range_f32(onchip::detail::range_binners<1, float> b,
+                                                                 onchip::detail::kernel_args a, const float* in,
+                                                                 int* out) {
+  range_bin(b, a, in, out);
+}
+
+extern "C" __global__ void __launch_bounds__(512, 2) k_range_u16(onchip::detail::range_binners<1, int> b,
+                                                                 onchip::detail::kernel_args a,
+                                                                 const std::uint16_t* in, int* out) {
+  range_bin(b, a, in, out);
 }

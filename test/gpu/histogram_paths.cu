@@ -1,8 +1,12 @@
 // The launch plan on a real GPU: every kernel path, forced, gives the host reference's histogram; the plan's
 // blocks per SM are resident; the cached device limits are the device's; calls from many host threads at once;
-// small inputs whose single block zeroes the output; many small segments.
+// small inputs whose single block zeroes the output; many small segments; range binning through the level grid on
+// every path.
 #include <onchip/histogram.cuh>
 
+#include <cmath>
+#include <limits>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -121,6 +125,94 @@ void check_channels(const std::vector<S>& samples, std::size_t pixels, std::size
 }
 
 }  // namespace
+
+// histogram_range of `host` (misaligned by one sample) over `levels`, every path in `paths` forced (automatic:
+// the plan's choice), against the host reference: the bins, and the count of samples in no bin.
+template <class S, class L>
+void check_range_paths(const std::vector<S>& host, const std::vector<L>& levels) {
+  hist_test::device_samples<S> in(host, sizeof(S));
+  onchip_test::device_buffer<L> d_levels(levels.size());
+  ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(L), cudaMemcpyHostToDevice));
+  const int bins = static_cast<int>(levels.size()) - 1;
+  std::vector<double> expected(static_cast<std::size_t>(bins), 0.0);
+  double in_bins = 0;
+  for (const S& x : host) {
+    const int b = hist_test::reference_range(x, levels);
+    if (b >= 0) {
+      expected[b] += 1;
+      in_bins += 1;
+    }
+  }
+  onchip_test::device_buffer<unsigned long long> ignored(1);
+  for (histogram_path path : {histogram_path::automatic, histogram_path::shared_replicas,
+                              histogram_path::shared_packed16, histogram_path::global_atomics}) {
+    INFO("path " << onchip::detail::path_name(path) << ", " << levels.size() << " levels");
+    const onchip::detail::histogram_path_override force(path);
+    hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
+    ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
+    onchip::histogram_options options;
+    options.ignored = ignored.data();
+    ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, host.size(), hist.buffer.data(), d_levels.data(),
+                                                static_cast<int>(levels.size()), nullptr, options));
+    hist_test::require_equal(hist.get(), expected);
+    unsigned long long missed = 0;
+    ONCHIP_CUDA_REQUIRE(cudaMemcpy(&missed, ignored.data(), sizeof missed, cudaMemcpyDeviceToHost));
+    CHECK(static_cast<double>(missed) == static_cast<double>(host.size()) - in_bins);
+  }
+}
+
+ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crowd, skip and overflow its cells") {
+  const std::size_t n = hist_test::sized((std::size_t{1} << 20) + 5);
+  std::mt19937 rng(20261130);
+  const float inf = std::numeric_limits<float>::infinity();
+  SUBCASE("f32, 64 log-spaced levels over six decades") {
+    std::vector<float> levels(64);
+    for (int i = 0; i < 64; ++i) { levels[i] = static_cast<float>(std::pow(10.0, -6.0 + 6.0 * i / 63.0)); }
+    for (distribution d : {distribution::uniform, distribution::skewed, distribution::nan_laced}) {
+      INFO(hist_test::name(d));
+      check_range_paths(hist_test::make_samples<float>(n, 0.0, 1.0, d, 3), levels);
+    }
+  }
+  SUBCASE("f32, 600 levels 1e-5 apart crowding one cell beside four wide ones, samples in the crowd") {
+    std::vector<float> levels = {0.0f, 0.1f, 0.5f, 1.0f};
+    for (int i = 0; i < 600; ++i) { levels.push_back(0.3f + static_cast<float>(i) * 1e-5f); }
+    std::sort(levels.begin(), levels.end());
+    auto samples = hist_test::make_samples<float>(n / 2, 0.0, 1.0, distribution::uniform, 4);
+    const auto crowd = hist_test::make_samples<float>(n / 2, 0.2999, 0.3061, distribution::uniform, 5);
+    samples.insert(samples.end(), crowd.begin(), crowd.end());
+    check_range_paths(samples, levels);
+  }
+  SUBCASE("f32, infinite outer levels; two levels") {
+    const auto samples = hist_test::make_samples<float>(n, -1.0, 2.0, distribution::nan_laced, 6);
+    check_range_paths(samples, std::vector<float>{-inf, 0.25f, 0.5f, 0.75f, inf});
+    check_range_paths(samples, std::vector<float>{0.1f, 0.9f});
+  }
+  SUBCASE("f32, 20000 random levels") {
+    std::vector<float> levels(20000);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    for (auto& l : levels) { l = u(rng); }
+    std::sort(levels.begin(), levels.end());
+    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+    check_range_paths(hist_test::make_samples<float>(n, -1.0, 1.0, distribution::uniform, 7), levels);
+  }
+  SUBCASE("u16 with 257 even integer levels; i16 with uneven negative ones") {
+    std::vector<int> even(257);
+    for (int i = 0; i < 257; ++i) { even[i] = i * 256; }
+    for (distribution d : {distribution::uniform, distribution::sorted_runs, distribution::degenerate}) {
+      INFO(hist_test::name(d));
+      check_range_paths(hist_test::make_samples<std::uint16_t>(n, 0.0, 65536.0, d, 8), even);
+    }
+    const std::vector<int> uneven = {-40000, -300, -2, 0, 1, 5, 900, 17000, 32767};
+    check_range_paths(hist_test::make_samples<std::int16_t>(n, -32768.0, 32768.0, distribution::uniform, 9), uneven);
+  }
+  SUBCASE("f64 samples and levels; __half samples with float levels") {
+    std::vector<double> levels(300);
+    for (int i = 0; i < 300; ++i) { levels[i] = std::exp(i * 0.05) - 1e3; }
+    check_range_paths(hist_test::make_samples<double>(n, -1e3, 3.3e3, distribution::uniform, 10), levels);
+    const std::vector<float> half_levels = {-2.0f, -0.5f, 0.0f, 0.001f, 0.25f, 1.0f, 100.0f};
+    check_range_paths(hist_test::make_samples<__half>(n, -3.0, 3.0, distribution::nan_laced, 11), half_levels);
+  }
+}
 
 ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel bytes on every path that takes them") {
   const std::size_t pixels = hist_test::sized(300001);

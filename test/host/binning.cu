@@ -1,5 +1,8 @@
 // Host proofs of onchip's binners against independent references: exact 128-bit integer arithmetic for even
-// bins, the documented float formula, edges with nextafter, NaN, negative int8, half and bfloat16, binary search.
+// bins, the documented float formula, edges with nextafter, NaN, negative int8, half and bfloat16, binary search,
+// and range binning through the level grid against std::upper_bound.
+#include <onchip/detail/histogram/level_grid.cuh>
+#include <onchip/detail/histogram/tuning.cuh>
 #include <onchip/histogram.cuh>
 
 #include <algorithm>
@@ -334,4 +337,194 @@ TEST_CASE("bin_even refuses bounds whose width or scale is not finite in the lev
   CHECK(onchip::bin_even<float>(0.0f, 1.0f, 1).valid());
   CHECK_FALSE(onchip::bin_even<float>(1.0f, 1.0f, 4).valid());
   CHECK_FALSE(onchip::bin_even<float>(std::nanf(""), 1.0f, 4).valid());
+}
+
+namespace {
+
+// The bin of x between non-decreasing levels as std::upper_bound finds it (-1 outside [front, back) and for NaN).
+template <class X, class Level>
+int reference_level_bin(X x, const std::vector<Level>& levels) {
+  using onchip::detail::value_less;
+  if (x != x || value_less(x, levels.front()) || !value_less(x, levels.back())) { return -1; }
+  const auto it = std::upper_bound(levels.begin(), levels.end(), x,
+                                   [](X a, Level b) { return value_less(a, b); });
+  return static_cast<int>(it - levels.begin()) - 1;
+}
+
+// Builds the grid as the device does (tuning::level_cells cells; without the grid, one cell over all levels) and
+// returns the share of cells in which no sample searches (at most one level boundary); requires every sample's bin
+// to be the reference's.
+template <class X, class Level>
+double check_level_grid(const std::vector<Level>& levels, std::vector<X> samples, bool grid = true) {
+  const int bins = static_cast<int>(levels.size()) - 1;
+  const int cells = onchip::detail::tuning::level_cells(bins);
+  onchip::detail::gridded_range<X, Level> g;
+  g.levels = levels.data();
+  g.bins = bins;
+  g.first = levels.front();
+  g.last = levels.back();
+  std::vector<onchip::detail::level_cell<Level>> table;
+  int quiet = 0;
+  g.map = onchip::detail::cell_map<X, Level>::over(g.first, g.last, cells);
+  for (int c = 0; c < cells; ++c) {
+    table.push_back(onchip::detail::level_cell_of(levels.data(), bins, g.map, c));
+    quiet += (table.back().word >> 16) <= 1 ? 1 : 0;
+  }
+  g.cells = grid ? table.data() : nullptr;
+  g.whole = onchip::detail::level_cell_of(levels.data(), bins, onchip::detail::cell_map<X, Level>::over(g.first, g.last, 1), 0);
+  for (const Level& l : levels) {  // every level, and its neighbours
+    samples.push_back(static_cast<X>(l));
+    if constexpr (std::is_floating_point_v<X>) {
+      samples.push_back(std::nextafter(static_cast<X>(l), -std::numeric_limits<X>::infinity()));
+      samples.push_back(std::nextafter(static_cast<X>(l), std::numeric_limits<X>::infinity()));
+    } else {
+      samples.push_back(static_cast<X>(static_cast<X>(l) - 1));
+      samples.push_back(static_cast<X>(static_cast<X>(l) + 1));
+    }
+  }
+  for (const X x : samples) {
+    INFO("bins " << bins << " sample " << +x);
+    REQUIRE(g(x) == reference_level_bin(x, levels));
+  }
+  return static_cast<double>(quiet) / cells;
+}
+
+template <class X>
+std::vector<X> float_samples(std::mt19937& rng, double lo, double hi, int n) {
+  std::uniform_real_distribution<double> d(lo, hi);
+  std::vector<X> out;
+  for (int i = 0; i < n; ++i) { out.push_back(static_cast<X>(d(rng))); }
+  for (X x : {std::numeric_limits<X>::quiet_NaN(), std::numeric_limits<X>::infinity(),
+              -std::numeric_limits<X>::infinity(), X(0), -X(0), std::numeric_limits<X>::max(),
+              std::numeric_limits<X>::lowest(), std::numeric_limits<X>::denorm_min()}) {
+    out.push_back(x);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("level grid: a power of two of cells per channel, 4 per bin from 256 to 4096") {
+  using onchip::detail::tuning::level_cells;
+  CHECK(level_cells(1) == 256);
+  CHECK(level_cells(64) == 256);
+  CHECK(level_cells(100) == 512);
+  CHECK(level_cells(1024) == 4096);
+  CHECK(level_cells(65535) == 4096);
+  for (int bins = 1; bins <= 65535; bins += 97) {
+    const int c = level_cells(bins);
+    REQUIRE((c & (c - 1)) == 0);
+    REQUIRE(c >= 256);
+    REQUIRE(c <= 4096);
+  }
+}
+
+TEST_CASE("level grid: the cell map never decreases, for samples and levels alike") {
+  std::mt19937 rng(11);
+  const auto fm = onchip::detail::cell_map<float, float>::over(-3.0f, 7.5f, 4096);
+  const auto samples = float_samples<float>(rng, -4.0, 8.0, 20000);
+  std::vector<float> sorted(samples.begin(), samples.end() - 8);
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 1; i < sorted.size(); ++i) { REQUIRE(fm(sorted[i - 1]) <= fm(sorted[i])); }
+  CHECK(fm(-3.0f) == 0);
+  CHECK(fm(std::nextafter(7.5f, 0.0f)) == 4095);
+  const auto im = onchip::detail::cell_map<std::uint16_t, int>::over(0, 65536, 1024);
+  CHECK(im.shift == 6);
+  for (int v = 1; v < 65536; ++v) { REQUIRE(im(static_cast<std::uint16_t>(v - 1)) <= im(static_cast<std::uint16_t>(v))); }
+  CHECK(im(static_cast<std::uint16_t>(65535)) == 1023);
+  const auto wm = onchip::detail::cell_map<std::int64_t, std::int64_t>::over(INT64_MIN, INT64_MAX, 8192);
+  CHECK(wm(INT64_MIN) == 0);
+  CHECK(wm(INT64_MAX - 1) == 8191);
+  CHECK(wm(std::int64_t{0}) == 4096);
+  // A width that overflows float: scale 0, every value in cell 0 (the search then covers all levels).
+  CHECK(onchip::detail::cell_map<float, float>::over(-3e38f, 3e38f, 256).scale == 0.0f);
+}
+
+TEST_CASE("level grid: range binning equals std::upper_bound on every kind of level set") {
+  std::mt19937 rng(20261130);
+  const float inf = std::numeric_limits<float>::infinity();
+  SUBCASE("random sorted levels") {
+    for (int count : {2, 3, 17, 1025, 5000}) {
+      std::uniform_real_distribution<float> d(-100.0f, 100.0f);
+      std::vector<float> levels(count);
+      for (auto& l : levels) { l = d(rng); }
+      std::sort(levels.begin(), levels.end());
+      levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+      check_level_grid(levels, float_samples<float>(rng, -120.0, 120.0, 20000));
+    }
+  }
+  SUBCASE("square-root spaced levels: no cell needs a search") {
+    std::vector<float> levels(1025);
+    for (int i = 0; i < 1025; ++i) { levels[i] = static_cast<float>(std::sqrt(i / 1024.0)); }
+    CHECK(check_level_grid(levels, float_samples<float>(rng, -0.1, 1.1, 50000)) == 1.0);
+  }
+  SUBCASE("64 log-spaced levels over twelve decades") {
+    std::vector<float> levels(64);
+    for (int i = 0; i < 64; ++i) { levels[i] = static_cast<float>(std::pow(10.0, -6.0 + 12.0 * i / 63.0)); }
+    auto samples = float_samples<float>(rng, 0.0, 1e6, 10000);
+    for (int i = 0; i < 10000; ++i) {  // log-uniform as well
+      samples.push_back(static_cast<float>(std::pow(10.0, std::uniform_real_distribution<double>(-7.0, 7.0)(rng))));
+    }
+    check_level_grid(levels, samples);
+  }
+  SUBCASE("clustered levels crowding one cell") {
+    std::vector<float> levels = {0.0f, 10.0f, 50.0f, 100.0f};
+    for (int i = 0; i < 600; ++i) { levels.push_back(20.0f + i * 1e-5f); }
+    std::sort(levels.begin(), levels.end());
+    auto samples = float_samples<float>(rng, -1.0, 101.0, 10000);
+    const auto crowd = float_samples<float>(rng, 19.999, 20.007, 10000);
+    samples.insert(samples.end(), crowd.begin(), crowd.end());
+    check_level_grid(levels, samples);
+  }
+  SUBCASE("duplicate levels (empty bins)") {
+    std::vector<float> levels = {0.0f, 1.0f, 1.0f, 1.0f, 2.0f, 2.0f, 3.0f, 3.0f};
+    check_level_grid(levels, float_samples<float>(rng, -1.0, 4.0, 5000));
+  }
+  SUBCASE("infinite and overflowing outer levels") {
+    check_level_grid(std::vector<float>{-inf, -1.0f, 0.0f, 1.0f, inf}, float_samples<float>(rng, -3.0, 3.0, 5000));
+    check_level_grid(std::vector<float>{-inf, 5.0f}, float_samples<float>(rng, -3.0, 7.0, 2000));
+    check_level_grid(std::vector<float>{-3e38f, -1.0f, 0.0f, 2.5f, 3e38f}, float_samples<float>(rng, -3.0, 3.0, 5000));
+  }
+  SUBCASE("65535 bins, the most a cell's 16-bit bounds hold; one cell without the grid (a binary search)") {
+    std::vector<float> levels(65536);
+    for (int i = 0; i < 65536; ++i) { levels[i] = static_cast<float>(i) * 0.5f; }
+    const auto samples = float_samples<float>(rng, -10.0, 32780.0, 20000);
+    check_level_grid(levels, samples);
+    check_level_grid(levels, samples, false);
+    std::vector<float> few = {-1.0f, 0.0f, 0.5f, 8.0f};
+    check_level_grid(few, float_samples<float>(rng, -2.0, 9.0, 5000), false);
+  }
+  SUBCASE("double samples and levels") {
+    std::vector<double> levels(300);
+    for (int i = 0; i < 300; ++i) { levels[i] = std::exp(i * 0.05) - 1e3; }
+    check_level_grid(levels, float_samples<double>(rng, -1e3, 3.3e3, 20000));
+  }
+  SUBCASE("16-bit samples, 257 integer levels") {
+    std::vector<int> levels(257);
+    for (int i = 0; i < 257; ++i) { levels[i] = i * 256; }
+    levels.back() = 65536;
+    std::vector<std::uint16_t> all(65536);
+    for (int v = 0; v < 65536; ++v) { all[v] = static_cast<std::uint16_t>(v); }
+    check_level_grid(levels, all);
+    std::vector<int> uneven = {-40000, -300, -2, 0, 1, 5, 900, 17000, 32767};
+    std::vector<std::int16_t> every(65536);
+    for (int v = 0; v < 65536; ++v) { every[v] = static_cast<std::int16_t>(v - 32768); }
+    check_level_grid(uneven, every);
+  }
+  SUBCASE("8-bit, 32-bit and 64-bit integers, float samples with integer levels") {
+    std::vector<int> s8_levels = {-128, -100, -1, 0, 3, 64, 127};
+    std::vector<std::int8_t> s8;
+    for (int v = -128; v < 128; ++v) { s8.push_back(static_cast<std::int8_t>(v)); }
+    check_level_grid(s8_levels, s8);
+    std::vector<std::int64_t> wide = {INT64_MIN, -5000000000LL, -1, 0, 7, 1LL << 40, INT64_MAX};
+    std::vector<std::int64_t> wide_samples = {INT64_MIN, INT64_MIN + 1, -1, 0, 1, 6, 8, INT64_MAX - 1, INT64_MAX};
+    for (int i = 0; i < 10000; ++i) { wide_samples.push_back(static_cast<std::int64_t>(rng()) << (rng() % 32)); }
+    check_level_grid(wide, wide_samples);
+    std::vector<int> u32_levels = {0, 10, 1000, 2147483647};
+    std::vector<std::uint32_t> u32_samples = {0u, 9u, 10u, 4000000000u, 2147483646u, 2147483647u};
+    for (int i = 0; i < 10000; ++i) { u32_samples.push_back(static_cast<std::uint32_t>(rng())); }
+    check_level_grid(u32_levels, u32_samples);
+    std::vector<int> int_levels = {-50, -3, 0, 2, 1000};
+    check_level_grid(int_levels, float_samples<float>(rng, -60.0, 1100.0, 10000));
+  }
 }

@@ -69,7 +69,9 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   CHECK(p.blocks_per_sm <= d.max_blocks_per_sm);
   CHECK(p.smem_bytes <= d.smem_per_block_optin);
   CHECK(p.blocks_per_sm * (p.smem_bytes + d.smem_reserved_per_block) <= d.smem_per_sm);
-  CHECK(p.smem_bytes == onchip::smem_bytes(onchip::detail::layout_of(p.path, c, p.replicas)));
+  CHECK(p.smem_bytes ==
+        onchip::smem_bytes(onchip::detail::layout_of(p.path, onchip::detail::planned_call(c, p), p.replicas)));
+  CHECK((!p.level_grid || c.level_bytes > 0));
   CHECK(p.vectors == shape.vectors);
   CHECK(p.grid >= 1);
   CHECK(p.grid <= d.sms * p.blocks_per_sm);
@@ -136,10 +138,31 @@ TEST_CASE("range binning stages its levels while they fit, and says so when they
       c.level_bytes = 4;
       if (std::size_t{4} * levels <= g.limits.smem_per_block_optin) {
         check_plan(c, g.limits);
+        const std::size_t grid = static_cast<std::size_t>(onchip::detail::level_cell_bytes(4)) *
+                                 onchip::detail::tuning::level_cells(levels - 1);
+        if (std::size_t{4} * levels + grid + 32 <= g.limits.smem_per_block_optin) {
+          CHECK(plan_histogram(c, g.limits).level_grid);  // the global kernel holds levels and grid at least
+        }
       } else {
         CHECK_FALSE(plan_histogram(c, g.limits).ok());
       }
     }
+    // Near the limit the levels fit only without their grid: the plan drops it rather than the call, and only
+    // when no path fits with it.
+    histogram_call crowded = call_of(4, false, 1);
+    crowded.level_bytes = 4;
+    const int most = static_cast<int>(g.limits.smem_per_block_optin / 4) - 2;  // bins: levels, one spare word
+    crowded.bins[0] = most;
+    const launch_plan without = plan_histogram(crowded, g.limits);
+    REQUIRE(without.ok());
+    CHECK_FALSE(without.level_grid);
+    check_plan(crowded, g.limits);
+    for (histogram_path path : order) { CHECK_FALSE(onchip::detail::first_fit(crowded, g.limits, path).ok()); }
+    histogram_call unsorted = call_of(2, true, onchip::detail::max_staged_bins + 1);
+    unsorted.level_bytes = 2;  // 65537 2-byte levels fit some GPUs, but cannot be ascending
+    CHECK_FALSE(plan_histogram(unsorted, g.limits).ok());
+    unsorted.bins[0] = onchip::detail::max_staged_bins;
+    CHECK((plan_histogram(unsorted, g.limits).ok() || 2 * (unsorted.bins[0] + 1) > g.limits.smem_per_block_optin));
     histogram_call huge = call_of(4, false, 100000);
     huge.level_bytes = 4;  // 400 KB of levels: more than any block's shared memory
     CHECK_FALSE(plan_histogram(huge, g.limits).ok());
@@ -390,22 +413,24 @@ namespace {
 
 // README.md's table of paths: for each kind of call, the bin ranges each path serves on the H200, the A100 and
 // the RTX 4090 (bins per active channel, the same in each).
-histogram_path path_at(histogram_call c, int bins, const device_limits& d) {
+std::string path_at(histogram_call c, int bins, const device_limits& d) {
   for (int a = 0; a < c.active; ++a) { c.bins[a] = bins; }
-  return plan_histogram(c, d).path;
+  const launch_plan p = plan_histogram(c, d);
+  if (!p.ok()) { return "levels exceed shared memory"; }
+  return std::string(onchip::detail::path_name(p.path)) + (c.level_bytes > 0 && !p.level_grid ? " without grid" : "");
 }
 
 std::string ranges(const histogram_call& c, const device_limits& d) {
   std::ostringstream out;
   int lo = 1;
   while (lo <= (1 << 30)) {
-    const histogram_path path = path_at(c, lo, d);
+    const std::string path = path_at(c, lo, d);
     int hi = lo;  // the last bin count with the same path (paths change monotonically with the bin count)
     for (int step = 1 << 29; step > 0; step /= 2) {
       if (hi + step <= (1 << 30) && path_at(c, hi + step, d) == path) { hi += step; }
     }
     out << (lo == 1 ? "" : "; ") << lo << (hi == (1 << 30) ? "+" : "–" + std::to_string(hi)) << ": "
-        << (path == histogram_path::automatic ? "levels exceed shared memory" : onchip::detail::path_name(path));
+        << path;
     if (hi == (1 << 30)) { break; }
     lo = hi + 1;
   }

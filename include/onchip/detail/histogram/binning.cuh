@@ -157,16 +157,21 @@ ONCHIP_HOST_DEVICE constexpr bool int_less(A a, B b) {
   }
 }
 
-/// a < b for a sample and a level, whatever their types (floats compare in the float math type).
+/// The floating type a sample and a level compare in when either is floating: double when either is double or an
+/// integer wider than 16 bits (float cannot hold it exactly), else float.
+template <class A, class B>
+using compare_float_t = cuda::std::conditional_t<cuda::std::is_same_v<A, double> || cuda::std::is_same_v<B, double> ||
+                                                     (cuda::std::is_integral_v<A> && sizeof(A) > 2) ||
+                                                     (cuda::std::is_integral_v<B> && sizeof(B) > 2),
+                                                 double, float>;
+
+/// a < b for a sample and a level, whatever their types (integers exactly, else in compare_float_t).
 template <class A, class B>
 ONCHIP_HOST_DEVICE constexpr bool value_less(A a, B b) {
   if constexpr (cuda::std::is_integral_v<A> && cuda::std::is_integral_v<B>) {
     return int_less(a, b);
   } else {
-    using F = cuda::std::conditional_t<cuda::std::is_same_v<A, double> || cuda::std::is_same_v<B, double> ||
-                                           (cuda::std::is_integral_v<A> && sizeof(A) > 2) ||
-                                           (cuda::std::is_integral_v<B> && sizeof(B) > 2),
-                                       double, float>;
+    using F = compare_float_t<A, B>;
     return static_cast<F>(a) < static_cast<F>(b);
   }
 }

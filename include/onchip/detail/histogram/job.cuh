@@ -6,6 +6,7 @@
 #include <onchip/detail/check.cuh>
 #include <onchip/detail/histogram/binning.cuh>
 #include <onchip/detail/histogram/counters.cuh>
+#include <onchip/detail/histogram/level_grid.cuh>
 #include <onchip/detail/histogram/plan.cuh>
 #include <onchip/histogram.cuh>
 
@@ -26,46 +27,72 @@ struct plain_binners {
   /// Channel c's binner without staging (the byte kernels bin each value once, at the end).
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE Binner unstaged(int c) const { return binner[c]; }
 #if defined(__CUDACC__)
-  ONCHIP_DEVICE plain_binners stage(const shared_spans&) const { return *this; }
+  template <class Sample>
+  ONCHIP_DEVICE plain_binners stage(const shared_spans&) const {
+    return *this;
+  }
 #endif
 };
 
-/// Binners between sorted levels in device memory; stage() copies each channel's levels into shared memory.
+/**
+ * Binners between sorted levels in device memory; stage() copies each channel's levels into shared memory and
+ * builds the grid of cells over them (level_grid.cuh), so most samples are binned by one table read.
+ */
 template <int Active, class Level>
 struct range_binners {
   const Level* levels[Active];  // device memory
   int bins[Active];             // num_levels - 1
   static constexpr int level_bytes = sizeof(Level);
+  static_assert(sizeof(level_cell<Level>) == level_cell_bytes(level_bytes) && alignof(level_cell<Level>) <= 16,
+                "onchip::histogram_range: levels of this type do not fit the level grid's cells");
 
   /// Channel c's binner reading the levels in device memory (the byte kernels bin each value once, at the end).
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE bin_range<Level> unstaged(int c) const { return {levels[c], bins[c] + 1}; }
 
+  template <class X>
   struct staged {
-    bin_range<Level> binner[Active];
-    ONCHIP_DEVICE ONCHIP_FORCEINLINE const bin_range<Level>& operator[](int c) const { return binner[c]; }
+    gridded_range<X, Level> binner[Active];
+    ONCHIP_DEVICE ONCHIP_FORCEINLINE const gridded_range<X, Level>& operator[](int c) const { return binner[c]; }
   };
 
 #if defined(__CUDACC__)
-  /// Copies the levels into the layout's level arrays (synchronizes the block) and returns binners reading them.
-  ONCHIP_DEVICE staged stage(const shared_spans& s) const {
-    Level* copies[Active];
+  /// Copies the levels into the layout's level arrays, fills each channel's cells (synchronizes the block; the
+  /// caller synchronizes before the cells are read) and returns binners reading them.
+  template <class Sample>
+  ONCHIP_DEVICE staged<arithmetic_t<Sample>> stage(const shared_spans& s) const {
+    using X = arithmetic_t<Sample>;
+    staged<X> out{};
     for (int a = 0; a < Active; ++a) {
-      copies[a] = reinterpret_cast<Level*>(s.levels[a]);
-      for (int i = block_rank(); i <= bins[a]; i += block_size()) { copies[a][i] = levels[a][i]; }
+      auto* copy = reinterpret_cast<Level*>(s.levels[a]);
+      for (int i = block_rank(); i <= bins[a]; i += block_size()) { copy[i] = levels[a][i]; }
+      out.binner[a].levels = copy;
+      out.binner[a].bins = bins[a];
     }
     __syncthreads();
 #  if ONCHIP_CHECKS
-    if (blockIdx.x == 0 && block_rank() == 0) { check_sorted(copies); }
+    if (blockIdx.x == 0 && block_rank() == 0) { check_sorted(out); }
 #  endif
-    staged out{};
-    for (int a = 0; a < Active; ++a) { out.binner[a] = bin_range<Level>(copies[a], bins[a] + 1); }
+    for (int a = 0; a < Active; ++a) {
+      gridded_range<X, Level>& b = out.binner[a];
+      b.first = b.levels[0];
+      b.last = b.levels[b.bins];
+      const int cells = s.cell_count[a];
+      b.whole = level_cell_of(b.levels, b.bins, cell_map<X, Level>::over(b.first, b.last, 1), 0);
+      if (cells == 0) { continue; }  // no grid: every sample searches all levels
+      b.map = cell_map<X, Level>::over(b.first, b.last, cells);
+      auto* grid = reinterpret_cast<level_cell<Level>*>(s.cells[a]);
+      for (int c = block_rank(); c < cells; c += block_size()) { grid[c] = level_cell_of(b.levels, b.bins, b.map, c); }
+      b.cells = grid;
+    }
     return out;
   }
 
-  ONCHIP_DEVICE void check_sorted(Level* const (&copies)[Active]) const {
+  template <class Staged>
+  ONCHIP_DEVICE void check_sorted(const Staged& staged) const {
     for (int a = 0; a < Active; ++a) {
+      const Level* copy = staged.binner[a].levels;
       for (int i = 0; i < bins[a]; ++i) {
-        if (!(copies[a][i] < copies[a][i + 1])) {
+        if (!(copy[i] < copy[i + 1])) {
           printf("onchip::histogram_range: levels must be sorted ascending, but level %d is not below level %d "
                  "(channel %d)\n",
                  i, i + 1, a);

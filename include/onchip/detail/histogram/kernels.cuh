@@ -185,7 +185,7 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
   const shared_counters<Smem, Job> counters{reinterpret_cast<word_t*>(spans.counters), a.replicas, job.total_bins()};
   zero_output(job, a);
   counters.zero();
-  const auto binners = job.binners.stage(spans);
+  const auto binners = job.binners.template stage<typename Job::sample_t>(spans);
   __syncthreads();
   unsigned long long missed = 0;
   if constexpr (packed) {  // one channel, not segmented (the plan's rule for this path)
@@ -205,7 +205,7 @@ template <class Job, int Threads, int MinBlocks, int Vectors>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) global_kernel(Job job, kernel_args a) {
   const shared_spans spans = onchip::carve(layout_of(histogram_path::global_atomics, a.call, 0));
   zero_output(job, a);
-  const auto binners = job.binners.stage(spans);
+  const auto binners = job.binners.template stage<typename Job::sample_t>(spans);
   __syncthreads();  // the output is zeroed before anything is added
   cuda::std::size_t base = 0;  // segments: the current segment's first bin
   auto add = [&](auto ch, int bin, bool valid, auto weight) {

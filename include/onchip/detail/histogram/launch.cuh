@@ -213,7 +213,8 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
     if (cudaError_t e = clear_outputs(job, stream, who); e != cudaSuccess) { return e; }
   }
   if (empty) { return succeed(); }
-  const kernel_args args{plan.walk, plan.replicas, plan.slices, plan.zero_in_kernel, call, options.ignored};
+  const kernel_args args{plan.walk, plan.replicas, plan.slices, plan.zero_in_kernel, planned_call(call, plan),
+                         options.ignored};
   if (cudaError_t e = launch_planned(job, plan, args, device, limits, stream, who); e != cudaSuccess) { return e; }
   return succeed();
 }

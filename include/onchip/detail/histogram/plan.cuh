@@ -18,6 +18,7 @@
 #include <onchip/smem.cuh>
 
 #include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
 
 namespace onchip::detail {
 
@@ -48,6 +49,7 @@ struct histogram_call {
   int active = 1;
   int bins[max_channels] = {};  // per active channel (per segment when segmented)
   int level_bytes = 0;          // range binners: bytes of one level staged in shared memory (else 0)
+  bool level_grid = true;       // range binners: a grid of cells beside the staged levels (level_grid.cuh)
   bool weighted = false;
   int counter_bytes = 4;
   bool counter_takes_packed16 = false;  // 32-bit integer counters (packed 16-bit shared counters carry into them)
@@ -95,6 +97,7 @@ struct launch_plan {
   int slices = 1;         // segments: slices per segment
   cuda::std::size_t smem_bytes = 0;
   bool zero_in_kernel = false;  // the kernel zeroes the output (single block, small output): no memset
+  bool level_grid = false;      // range binners: the levels' grid of cells is staged too (histogram_call::level_grid)
   ONCHIP_HOST_DEVICE constexpr bool ok() const { return path != histogram_path::automatic; }
 };
 
@@ -147,12 +150,27 @@ ONCHIP_HOST_DEVICE constexpr bool wide_candidate(const histogram_call& c) {
 /// The byte-addressed pieces of a shared layout, as the device carves them.
 struct shared_spans {
   unsigned char* levels[max_channels];
+  unsigned char* cells[max_channels];  // range binners: the level grid's cells (level_cell<Level>)
+  int cell_count[max_channels];        // and how many (0: no grid)
   unsigned char* counters;
   unsigned long long* totals;
 };
 
+/// Staged levels of more bins than this cannot be binned (a cell's bounds are two 16-bit fields, level_grid.cuh);
+/// only unsorted levels reach it (65536 ascending 2-byte levels make 65535 bins; 4-byte ones exceed shared memory).
+inline constexpr int max_staged_bins = 65535;
+
+/// Bytes of one cell of a level grid (level_grid.cuh's level_cell: a 32-bit word and a level, aligned).
+ONCHIP_HOST_DEVICE constexpr int level_cell_bytes(int level_bytes) { return level_bytes <= 4 ? 8 : 16; }
+
+/// Cells of the grid over active channel a's staged levels (0 when nothing is staged, or without the grid).
+ONCHIP_HOST_DEVICE constexpr int staged_cells(const histogram_call& call, int a) {
+  return a < call.active && call.level_bytes > 0 && call.level_grid ? tuning::level_cells(call.bins[a]) : 0;
+}
+
 /**
- * Shared memory of every histogram kernel: levels staged per active channel (range binners), then `replicas`
+ * Shared memory of every histogram kernel: levels and their grid's cells staged per active channel (range
+ * binners), then `replicas`
  * copies of `words` counter words (bins and one spare for samples in no bin), then `totals` 64-bit totals. The host
  * measures it from the call; the device carves it from the same call, so the two cannot disagree.
  */
@@ -169,6 +187,10 @@ ONCHIP_UNROLL
       const bool staged = a < call.active && call.level_bytes > 0;
       const auto bytes = staged ? static_cast<cuda::std::size_t>(call.bins[a] + 1) * call.level_bytes : 0;
       s.levels[a] = c.take_aligned<8, unsigned char>(bytes).data();
+      s.cell_count[a] = staged_cells(call, a);
+      s.cells[a] = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(s.cell_count[a]) *
+                                                     level_cell_bytes(call.level_bytes))
+                       .data();
     }
     s.counters = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(replicas) * words * word_bytes).data();
     s.totals = c.take<unsigned long long>(static_cast<cuda::std::size_t>(totals)).data();
@@ -219,12 +241,14 @@ ONCHIP_HOST_DEVICE constexpr byte_pieces plan_byte_pieces(cuda::std::size_t row_
 
 ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_call& c) {
   const bool bytes_only = byte_lanes_only(c.byte_samples, c.segments > 0, c.active);
+  bool stageable = true;  // range binners: every channel's levels within max_staged_bins
+  for (int a = 0; a < c.active && c.level_bytes > 0; ++a) { stageable = stageable && c.bins[a] <= max_staged_bins; }
   switch (path) {
     case histogram_path::byte_lanes: return c.byte_samples && !c.weighted && c.segments == 0;
     case histogram_path::shared_packed16:
-      return !bytes_only && c.active == 1 && !c.weighted && c.counter_takes_packed16 && c.segments == 0;
+      return !bytes_only && stageable && c.active == 1 && !c.weighted && c.counter_takes_packed16 && c.segments == 0;
     case histogram_path::shared_replicas:
-    case histogram_path::global_atomics: return !bytes_only;
+    case histogram_path::global_atomics: return !bytes_only && stageable;
     default: return false;
   }
 }
@@ -313,9 +337,9 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
   return p;
 }
 
-/// The plan for `call` on `device`; `only` forces one path (!ok() if that path cannot serve the call there).
-ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(const histogram_call& call, const device_limits& device,
-                                                     histogram_path only = histogram_path::automatic) {
+/// The first path in order that serves `call` and fits `device` (`only`: that path alone).
+ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, const device_limits& device,
+                                               histogram_path only) {
   constexpr histogram_path order[] = {histogram_path::byte_lanes, histogram_path::shared_replicas,
                                       histogram_path::shared_packed16, histogram_path::global_atomics};
   for (histogram_path path : order) {
@@ -326,9 +350,31 @@ ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(const histogram_call& call,
       const launch_plan wide = fit(path, call, device, true);
       if (wide.ok() && wide.replicas > p.replicas) { p = wide; }
     }
-    if (p.ok()) { return shape_grid(p, call, device); }
+    if (p.ok()) {
+      p.level_grid = call.level_bytes > 0 && call.level_grid;
+      return shape_grid(p, call, device);
+    }
   }
   return {};
+}
+
+/**
+ * The plan for `call` on `device`; `only` forces one path (!ok() if that path cannot serve the call there).
+ * Range binners keep their levels' grid of cells where any path fits with it (a table read per sample beats any
+ * layout of the counters); levels too many for their grid as well run without it (a binary search per sample).
+ */
+ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(histogram_call call, const device_limits& device,
+                                                     histogram_path only = histogram_path::automatic) {
+  const launch_plan p = first_fit(call, device, only);
+  if (p.ok() || call.level_bytes == 0 || !call.level_grid) { return p; }
+  call.level_grid = false;
+  return first_fit(call, device, only);
+}
+
+/// The call as the planned kernel carves it.
+ONCHIP_HOST_DEVICE constexpr histogram_call planned_call(histogram_call call, const launch_plan& p) {
+  call.level_grid = p.level_grid;
+  return call;
 }
 
 /// A path's name, as the docs and error messages use it.

@@ -103,6 +103,17 @@ inline constexpr int wide_vectors = 6;
 inline constexpr int segment_threads = 256;
 inline constexpr int segment_blocks = 4;
 
+// --- Range binning: a grid of cells over each channel's levels (level_grid.cuh). -------------------------------
+/**
+ * Cells of a channel's grid: the power of two from 4 per bin, at least 256 and at most 4096 (32 KiB of 8-byte
+ * cells for 4-byte levels). Most cells then hold at most one level boundary, so most samples need no search.
+ */
+ONCHIP_HOST_DEVICE constexpr int level_cells(int bins) {
+  int cells = 256;
+  while (cells < 4096 && cells < 4 * bins) { cells *= 2; }
+  return cells;
+}
+
 // --- block_histogram (the block primitive). -------------------------------------------------------------------
 /// Its per-warp replicas together stay within this, so it leaves room for the caller's own shared arrays.
 inline constexpr cuda::std::size_t block_replica_bytes = 32 * 1024;

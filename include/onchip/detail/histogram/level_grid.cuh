@@ -1,0 +1,174 @@
+// Range binning through a grid of cells over [first level, last level): the device-wide histogram stages a
+// channel's levels in shared memory together with one entry per cell that bounds the bins of every value in that
+// cell and holds the level that splits the first two, so a sample costs one table read and one compare, and a
+// search only in a cell that two or more level boundaries cross.
+//
+// Why it is exact: the cell of a value is a non-decreasing function of the value (cell_map), the same function
+// for samples and levels. For a sample x in cell c, every level whose cell is below c lies below x, and every level
+// whose cell is above c lies above x; so bin(x) = #{i >= 1 : levels[i] <= x} is at least lo(c) = #{i >= 1 :
+// cell(levels[i]) < c} and at most lo(c + 1). The search runs between those two.
+#pragma once
+
+#include <onchip/detail/config.cuh>
+#include <onchip/detail/histogram/binning.cuh>
+
+#include <cuda/std/cmath>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+namespace onchip::detail {
+
+/**
+ * A non-decreasing map from values to cells [0, cells) over [origin, last): integer samples and levels by their
+ * distance from `origin` shifted right (exact), anything else by fma(x, scale, -origin * scale) in
+ * compare_float_t (one rounding of an exact product plus a constant: monotone, whatever the scale), truncated and
+ * clamped to [0, cells - 1]. Values outside the range land in the first or last cell, NaN in the first; a scale
+ * that is not finite and positive becomes 0 (every value in cell 0: still exact, the search then covers all
+ * levels).
+ */
+template <class X, class Level>
+struct cell_map {
+  static constexpr bool integral = cuda::std::is_integral_v<X> && cuda::std::is_integral_v<Level>;
+  static constexpr bool narrow = sizeof(X) <= 4 && sizeof(Level) <= 4;  // distances fit 32 bits
+  using F = compare_float_t<X, Level>;
+
+  Level origin{};
+  F scale{};           // floating map
+  F offset{};          // origin * scale
+  unsigned shift = 0;  // integer map
+  int cells = 1;
+
+  /// The number of bits of x (0 for 0).
+  ONCHIP_HOST_DEVICE static int bit_width(cuda::std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+    return 64 - __clzll(static_cast<long long>(x));
+#else
+    int w = 0;
+    for (; x != 0; x >>= 1) { ++w; }
+    return w;
+#endif
+  }
+
+  /// The map of `cells` cells (a power of two) over [first, last) (first < last in the levels' order).
+  ONCHIP_HOST_DEVICE static cell_map over(Level first, Level last, int cells) {
+    cell_map m;
+    m.origin = first;
+    m.cells = cells;
+    if constexpr (integral) {  // (range - 1) >> shift < cells = 2^k: shift = width(range - 1) - k, or 0
+      const int width = bit_width(unsigned_distance(last, first) - 1);
+      const int k = bit_width(static_cast<cuda::std::uint64_t>(cells)) - 1;
+      m.shift = width > k ? static_cast<unsigned>(width - k) : 0u;
+    } else {
+      const F s = static_cast<F>(cells) / (static_cast<F>(last) - static_cast<F>(first));
+      m.scale = s > F(0) && cuda::std::isfinite(s) ? s : F(0);
+      m.offset = m.scale > F(0) ? static_cast<F>(first) * m.scale : F(0);
+    }
+    return m;
+  }
+
+  /// The cell of `v` (a sample as arithmetic(), or a level).
+  template <class V>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(V v) const {
+    if constexpr (integral) {
+      if constexpr (narrow) {
+        const cuda::std::uint32_t q =
+            (static_cast<cuda::std::uint32_t>(v) - static_cast<cuda::std::uint32_t>(origin)) >> shift;
+        return static_cast<int>(q < static_cast<cuda::std::uint32_t>(cells - 1) ? q : cells - 1);
+      } else {
+        const cuda::std::uint64_t q = unsigned_distance(v, origin) >> shift;
+        return static_cast<int>(q < static_cast<cuda::std::uint64_t>(cells - 1) ? q : cells - 1);
+      }
+    } else {
+      const F t = cuda::std::fma(static_cast<F>(v), scale, -offset);
+#if defined(__CUDA_ARCH__)  // the conversion saturates: negative values and NaN give 0
+      unsigned q = 0;
+      if constexpr (sizeof(F) == 4) {
+        q = __float2uint_rz(t);
+      } else {
+        q = __double2uint_rz(t);
+      }
+#else
+      const unsigned q = t > F(0) ? (t < F(4294967295.0) ? static_cast<unsigned>(t) : 4294967295u) : 0u;
+#endif
+      return static_cast<int>(q < static_cast<unsigned>(cells - 1) ? q : static_cast<unsigned>(cells - 1));
+    }
+  }
+};
+
+/// #{i in [1, bins] : map(levels[i]) < c}, by binary search (in bounds whatever the levels hold).
+template <class Map, class Level>
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int levels_below_cell(const Level* levels, int bins, const Map& map, int c) {
+  int first = 1, count = bins;
+  while (count > 0) {
+    const int step = count / 2;
+    if (map(levels[first + step]) < c) {
+      first += step + 1;
+      count -= step + 1;
+    } else {
+      count = step;
+    }
+  }
+  return first - 1;
+}
+
+/**
+ * One cell of the grid: `word` holds the lowest bin of the cell's values in its low 16 bits and how many more bins
+ * they may reach in its high 16 (both clamped to the last bin, so that no search can leave the levels; bins <=
+ * max_staged_bins); `split` is the level that starts the next bin (the last level when the cell holds one bin,
+ * which no sample in range reaches).
+ */
+template <class Level>
+struct level_cell {
+  cuda::std::uint32_t word;
+  Level split;
+};
+
+/// Cell c of the grid that `map` lays over levels[0..bins].
+template <class Map, class Level>
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_cell<Level> level_cell_of(const Level* levels, int bins, const Map& map,
+                                                                      int c) {
+  const int last = bins - 1;
+  int lo = levels_below_cell(levels, bins, map, c);
+  int hi = c + 1 < map.cells ? levels_below_cell(levels, bins, map, c + 1) : bins;
+  lo = lo < last ? lo : last;
+  hi = hi < last ? hi : last;
+  const int span = hi > lo ? hi - lo : 0;
+  return {static_cast<cuda::std::uint32_t>(lo) | (static_cast<cuda::std::uint32_t>(span) << 16),
+          levels[span > 0 ? lo + 1 : bins]};
+}
+
+/**
+ * Range binning over levels and grid cells (shared memory in the device-wide histogram): bin i holds
+ * levels[i] <= x < levels[i + 1], -1 for samples outside [levels[0], levels[bins]) and NaN, as bin_range. Every
+ * sample runs the same straight-line code (its cell, one compare with the cell's split, a select); only a sample
+ * past the split of a cell that two or more level boundaries cross searches on. Without cells (levels too many for
+ * a grid beside them in shared memory) every sample takes `whole`, one cell over all levels: a binary search.
+ */
+template <class X, class Level>
+struct gridded_range {
+  const Level* levels = nullptr;
+  const level_cell<Level>* cells = nullptr;
+  level_cell<Level> whole{};  // one cell over all levels
+  cell_map<X, Level> map{};
+  Level first{}, last{};
+  int bins = 0;
+
+  template <class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample sample) const {
+    const auto x = arithmetic(sample);
+    const bool valid = !value_less(x, first) && value_less(x, last);  // false for NaN
+    const level_cell<Level> cell = cells != nullptr ? cells[map(x)] : whole;
+    const bool above = !value_less(x, cell.split);
+    int b = static_cast<int>(cell.word & 0xffffu) + (above ? 1 : 0);  // levels[b] <= x
+    int rest = above ? static_cast<int>(cell.word >> 16) - 1 : 0;     // the bin is at most b + rest
+    while (rest > 0) {
+      const int half = (rest + 1) >> 1;
+      const bool up = !value_less(x, levels[b + half]);
+      b += up ? half : 0;
+      rest = up ? rest - half : half - 1;
+    }
+    return valid ? b : -1;
+  }
+};
+
+}  // namespace onchip::detail
