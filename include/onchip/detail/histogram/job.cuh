@@ -88,9 +88,9 @@ struct range_binners {
   }
 
   template <class Staged>
-  ONCHIP_DEVICE void check_sorted(const Staged& staged) const {
+  ONCHIP_DEVICE void check_sorted(const Staged& copies) const {
     for (int a = 0; a < Active; ++a) {
-      const Level* copy = staged.binner[a].levels;
+      const Level* copy = copies.binner[a].levels;
       for (int i = 0; i < bins[a]; ++i) {
         if (!(copy[i] < copy[i + 1])) {
           printf("onchip::histogram_range: levels must be sorted ascending, but level %d is not below level %d "
