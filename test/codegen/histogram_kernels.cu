@@ -4,7 +4,8 @@
 // (the counter's address) and one shared atomic without return per sample: no shared loads or stores, no global
 // atomics; 16-bit samples binned in 32-bit integer arithmetic (a high multiply, no floating point); and range
 // binning through the level grid in the samples' own arithmetic (f32 in float, 16-bit integers with integer levels
-// by a subtraction and a shift, no floating point), reading the cell's word from shared memory.
+// by a subtraction and a shift, no floating point), reading the cell's word from shared memory; 16-bit samples
+// between integer levels through the table of every value's bin: one 16-bit shared load per sample, no arithmetic.
 //
 // contract sass * lacks LDL|STL
 // contract sass k_byte_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.|\bLDS|\bSTS
@@ -21,6 +22,9 @@
 // contract sass k_range_f32 lacks DMUL|DFMA|DADD|F2F\.F64
 // contract sass k_range_u16 has \bLDS\b
 // contract sass k_range_u16 lacks I2F|F2I|FMUL|FADD|DMUL
+// contract sass k_table_u16_loop has LDS\.U16
+// contract sass k_table_u16_loop has ATOMS\.POPC\.INC\.32
+// contract sass k_table_u16_loop lacks I2F|F2I|FMUL|FADD|IMAD\.HI|\bLDS\.64
 #include <onchip/histogram.cuh>
 
 #include <cstdint>
@@ -91,4 +95,18 @@ extern "C" __global__ void __launch_bounds__(512, 2) k_range_u16(onchip::detail:
                                                                  onchip::detail::kernel_args a,
                                                                  const std::uint16_t* in, int* out) {
   range_bin(b, a, in, out);
+}
+
+using table_job = onchip::detail::histogram_job<1, 1, std::uint16_t, onchip::detail::no_weights,
+                                                onchip::detail::value_table_binners<std::uint16_t, int>, unsigned>;
+
+// The shared replicas' counting loop (the library's own function) over a value table already staged.
+extern "C" __global__ void __launch_bounds__(1024, 1) k_table_u16_loop(table_job job, onchip::detail::kernel_args a) {
+  using namespace onchip::detail;
+  const auto spans = onchip::carve(layout_of(histogram_path::shared_replicas, a.call, a.replicas));
+  const shared_counters<unsigned, table_job> counters{reinterpret_cast<unsigned*>(spans.counters), a.replicas,
+                                                      job.total_bins()};
+  const value_table_binners<std::uint16_t, int>::staged binners{
+      {{reinterpret_cast<const std::uint16_t*>(spans.table)}}};
+  count_replicas<6>(job, a, binners, counters);
 }

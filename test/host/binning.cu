@@ -528,3 +528,33 @@ TEST_CASE("level grid: range binning equals std::upper_bound on every kind of le
     check_level_grid(int_levels, float_samples<float>(rng, -60.0, 1100.0, 10000));
   }
 }
+
+TEST_CASE("value table: levels as offsets into the table of every 16-bit value, clamped to the sample type") {
+  using u16_table = onchip::detail::value_table_binners<std::uint16_t, int>;
+  using i16_table = onchip::detail::value_table_binners<std::int16_t, long long>;
+  CHECK(u16_table::offset_of(-5) == 0);
+  CHECK(u16_table::offset_of(0) == 0);
+  CHECK(u16_table::offset_of(300) == 300);
+  CHECK(u16_table::offset_of(65536) == 65536);
+  CHECK(u16_table::offset_of(1 << 30) == 65536);
+  CHECK(i16_table::offset_of(-40000) == 0);
+  CHECK(i16_table::offset_of(-32768) == 0);
+  CHECK(i16_table::offset_of(-1) == 32767);
+  CHECK(i16_table::offset_of(32767) == 65535);
+  CHECK(i16_table::offset_of(1LL << 40) == 65536);
+  CHECK(onchip::detail::value_table_binners<std::int16_t, unsigned long long>::offset_of(~0ull) == 65536);
+  // A table filled as the device fills it, read by the binner, against std::upper_bound for every value.
+  const std::vector<int> levels = {-40000, -300, -2, 0, 1, 5, 900, 17000, 32767};
+  std::vector<std::uint16_t> entries(65536, 0xffff);
+  using table = onchip::detail::value_table_binners<std::int16_t, int>;
+  for (int b = 0; b + 1 < static_cast<int>(levels.size()); ++b) {
+    for (long long v = table::offset_of(levels[b]); v < table::offset_of(levels[b + 1]); ++v) {
+      entries[v] = static_cast<std::uint16_t>(b);
+    }
+  }
+  const table::table_binner binner{entries.data()};
+  for (int v = -32768; v < 32768; ++v) {
+    const auto x = static_cast<std::int16_t>(v);
+    REQUIRE(binner(x) == reference_level_bin(x, levels));
+  }
+}

@@ -130,6 +130,26 @@ TEST_CASE("every plan fits its device, for every sample size, bin count, channel
   MESSAGE(plans << " plans checked");
 }
 
+TEST_CASE("16-bit range binning through a table of every value: one wide block where the table fits") {
+  for (const gpu& g : gpus) {
+    INFO(std::string(g.name));
+    for (int bins : {1, 256, 4096}) {
+      histogram_call c = call_of(2, true, bins);
+      c.table_bytes = 65536 * 2;
+      const launch_plan p = plan_histogram(c, g.limits);
+      if (g.limits.smem_per_block_optin >= std::size_t{65536} * 2 + std::size_t{4} * (bins + 1) * 8) {
+        REQUIRE(p.ok());
+        check_plan(c, g.limits);
+        CHECK(p.path == histogram_path::shared_replicas);
+        CHECK(p.threads == onchip::detail::tuning::wide_threads);
+        CHECK(p.replicas >= 8);
+      } else if (!p.ok()) {
+        CHECK(g.limits.smem_per_block_optin < std::size_t{65536} * 2 + 64);  // the caller then stages the levels
+      }
+    }
+  }
+}
+
 TEST_CASE("range binning stages its levels while they fit, and says so when they do not") {
   for (const gpu& g : gpus) {
     INFO(std::string(g.name));

@@ -138,8 +138,18 @@ cudaError_t histogram_range(const Sample* samples, cuda::std::size_t num_row_sam
   const detail::sample_rows in{num_row_samples, num_rows, row_stride_bytes};
   if (cudaError_t e = detail::check_levels(who, levels, num_levels); e != cudaSuccess) { return e; }
   if (cudaError_t e = detail::check_call(who, samples, in, sizeof(Sample), hist); e != cudaSuccess) { return e; }
-  const detail::range_binners<1, Level> binners{{levels}, {num_levels - 1}};
   Counter* const out[1] = {hist};
+  if constexpr (detail::value_table_v<Sample, Level>) {  // a table of every value's bin where it fits
+    if (num_levels - 1 <= detail::max_staged_bins) {
+      const detail::value_table_binners<Sample, Level> table{levels, {num_levels - 1}};
+      const detail::histogram_job<1, 1, Sample, detail::no_weights, detail::value_table_binners<Sample, Level>, Counter>
+          job{samples, in.row_samples, in.rows, in.row_stride, nullptr, nullptr, table, {0, num_levels - 1}, {hist}};
+      if (detail::plannable(job, options, who)) {
+        return detail::run_histogram<1, 1>(who, samples, in, detail::unweighted, table, out, stream, options);
+      }
+    }
+  }
+  const detail::range_binners<1, Level> binners{{levels}, {num_levels - 1}};
   return detail::run_histogram<1, 1>(who, samples, in, detail::unweighted, binners, out, stream, options);
 }
 

@@ -11,6 +11,7 @@
 #include <onchip/histogram.cuh>
 
 #include <cuda/std/cstddef>
+#include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
 #include <cstdio>
@@ -23,6 +24,7 @@ struct plain_binners {
   Binner binner[Active];
   int bins[Active];
   static constexpr int level_bytes = 0;
+  static constexpr int table_bytes = 0;
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE const Binner& operator[](int c) const { return binner[c]; }
   /// Channel c's binner without staging (the byte kernels bin each value once, at the end).
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE Binner unstaged(int c) const { return binner[c]; }
@@ -43,6 +45,7 @@ struct range_binners {
   const Level* levels[Active];  // device memory
   int bins[Active];             // num_levels - 1
   static constexpr int level_bytes = sizeof(Level);
+  static constexpr int table_bytes = 0;
   static_assert(sizeof(level_cell<Level>) == level_cell_bytes(level_bytes) && alignof(level_cell<Level>) <= 16,
                 "onchip::histogram_range: levels of this type do not fit the level grid's cells");
 
@@ -100,6 +103,78 @@ struct range_binners {
         }
       }
     }
+  }
+#endif
+};
+
+/// 16-bit integer samples between integer levels, unweighted, one channel: the range binning of every value.
+template <class Sample, class Level>
+inline constexpr bool value_table_v = cuda::std::is_integral_v<Sample> && sizeof(Sample) == 2 &&
+                                      cuda::std::is_integral_v<Level>;
+
+/**
+ * Range binning of 16-bit integer samples between integer levels through a table from every sample value to its
+ * bin (0xffff: no bin; so at most 65535 bins), staged in shared memory: a sample costs one 16-bit shared load.
+ * stage() fills the table from the levels in device memory, a warp per bin writing its values.
+ */
+template <class Sample, class Level>
+struct value_table_binners {
+  static_assert(value_table_v<Sample, Level>, "value tables bin 16-bit integer samples between integer levels");
+  const Level* levels;  // device memory
+  int bins[1];          // num_levels - 1, at most 65535
+  static constexpr int level_bytes = 0;
+  static constexpr int table_bytes = 65536 * 2;
+  static constexpr long long lowest = cuda::std::is_signed_v<Sample> ? -32768 : 0;
+
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE bin_range<Level> unstaged(int) const { return {levels, bins[0] + 1}; }
+
+  struct table_binner {
+    const cuda::std::uint16_t* entries;
+    ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const {
+      const unsigned bin = entries[static_cast<cuda::std::uint16_t>(static_cast<long long>(x) - lowest)];
+      return bin == 0xffffu ? -1 : static_cast<int>(bin);
+    }
+  };
+  struct staged {
+    table_binner binner[1];
+    ONCHIP_DEVICE ONCHIP_FORCEINLINE const table_binner& operator[](int) const { return binner[0]; }
+  };
+
+  /// levels[b] as a sample value offset, clamped to [0, 65536].
+  ONCHIP_HOST_DEVICE static long long offset_of(Level level) {
+    if (int_less(level, lowest)) { return 0; }
+    if (int_less(lowest + 65536, level)) { return 65536; }
+    return static_cast<long long>(level) - lowest;
+  }
+
+#if defined(__CUDACC__)
+  /// Fills the table (synchronizes the block; the caller synchronizes before it is read).
+  template <class S>
+  ONCHIP_DEVICE staged stage(const shared_spans& s) const {
+    auto* words = reinterpret_cast<cuda::std::uint32_t*>(s.table);
+    for (int i = block_rank(); i < table_bytes / 4; i += block_size()) { words[i] = 0xffffffffu; }
+    __syncthreads();
+#  if ONCHIP_CHECKS
+    if (blockIdx.x == 0 && block_rank() == 0) {
+      for (int i = 0; i < bins[0]; ++i) {
+        if (!(levels[i] < levels[i + 1])) {
+          printf("onchip::histogram_range: levels must be sorted ascending, but level %d is not below level %d "
+                 "(channel 0)\n",
+                 i, i + 1);
+          fail_check(true);
+        }
+      }
+    }
+#  endif
+    auto* entries = reinterpret_cast<cuda::std::uint16_t*>(s.table);
+    const int lane = block_rank() % 32, warps = block_size() / 32;
+    for (int b = block_rank() / 32; b < bins[0]; b += warps) {
+      const long long end = offset_of(levels[b + 1]);
+      for (long long v = offset_of(levels[b]) + lane; v < end; v += 32) {
+        entries[v] = static_cast<cuda::std::uint16_t>(b);
+      }
+    }
+    return {{{entries}}};
   }
 #endif
 };
@@ -171,6 +246,7 @@ ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
   c.active = Job::active;
   for (int a = 0; a < Job::active; ++a) { c.bins[a] = job.offset[a + 1] - job.offset[a]; }
   c.level_bytes = Job::binners_t::level_bytes;
+  c.table_bytes = Job::binners_t::table_bytes;
   c.weighted = Job::weighted;
   c.counter_bytes = static_cast<int>(sizeof(typename Job::counter_t));
   c.counter_takes_packed16 = counter_traits<typename Job::counter_t>::carries_from_packed16;

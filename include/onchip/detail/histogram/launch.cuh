@@ -88,6 +88,16 @@ inline cudaError_t current_device_limits(int& device, device_limits& out, const 
   return cudaSuccess;
 }
 
+/// Whether some path serves `job` on the current device (false when the device cannot be queried: the caller's
+/// other way reports that).
+template <class Job>
+bool plannable(const Job& job, const histogram_options& options, const char* who) {
+  int device = 0;
+  device_limits limits{};
+  if (current_device_limits(device, limits, who) != cudaSuccess) { return false; }
+  return plan_histogram(describe(job, options.accumulate), limits, histogram_path_override::current()).ok();
+}
+
 /// Zeroes the outputs with memsets (segments: every segment's histogram).
 template <class Job>
 cudaError_t clear_outputs(const Job& job, cudaStream_t stream, const char* who) {

@@ -50,6 +50,7 @@ struct histogram_call {
   int bins[max_channels] = {};  // per active channel (per segment when segmented)
   int level_bytes = 0;          // range binners: bytes of one level staged in shared memory (else 0)
   bool level_grid = true;       // range binners: a grid of cells beside the staged levels (level_grid.cuh)
+  int table_bytes = 0;          // a table from every 16-bit sample value to its bin, staged in shared memory
   bool weighted = false;
   int counter_bytes = 4;
   bool counter_takes_packed16 = false;  // 32-bit integer counters (packed 16-bit shared counters carry into them)
@@ -152,6 +153,7 @@ struct shared_spans {
   unsigned char* levels[max_channels];
   unsigned char* cells[max_channels];  // range binners: the level grid's cells (level_cell<Level>)
   int cell_count[max_channels];        // and how many (0: no grid)
+  unsigned char* table;                // value table binners: the bin of every sample value
   unsigned char* counters;
   unsigned long long* totals;
 };
@@ -192,6 +194,7 @@ ONCHIP_UNROLL
                                                      level_cell_bytes(call.level_bytes))
                        .data();
     }
+    s.table = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(call.table_bytes)).data();
     s.counters = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(replicas) * words * word_bytes).data();
     s.totals = c.take<unsigned long long>(static_cast<cuda::std::size_t>(totals)).data();
     return s;
@@ -203,6 +206,7 @@ ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const his
   const int bins = call.total_bins();
   histogram_call unstaged = call;  // the byte kernels bin each value once, reading levels from global memory
   unstaged.level_bytes = 0;
+  unstaged.table_bytes = 0;
   switch (path) {
     case histogram_path::byte_lanes:  // 64 KiB planes of lane-owned 32-bit counters
       return {unstaged, 1, 4, tuning::byte_lane_planes(call.active) * 16384, 0};
@@ -345,10 +349,12 @@ ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, cons
   for (histogram_path path : order) {
     if ((only != histogram_path::automatic && path != only) || !serves(path, call)) { continue; }
     launch_plan p = fit(path, call, device);
+    // A value table leaves one block per SM: it runs as one wide block, with as many threads as two.
+    const bool one_block = call.table_bytes > 0 && p.ok() && p.blocks_per_sm < tuning::shared_blocks;
     if (p.ok() && path == histogram_path::shared_replicas && wide_candidate(call) &&
-        p.replicas < tuning::wide_min_copies) {
+        (p.replicas < tuning::wide_min_copies || one_block)) {
       const launch_plan wide = fit(path, call, device, true);
-      if (wide.ok() && wide.replicas > p.replicas) { p = wide; }
+      if (wide.ok() && (wide.replicas > p.replicas || one_block)) { p = wide; }
     }
     if (p.ok()) {
       p.level_grid = call.level_bytes > 0 && call.level_grid;
