@@ -172,9 +172,9 @@ ONCHIP_HOST_DEVICE constexpr int staged_cells(const histogram_call& call, int a)
 
 /**
  * Shared memory of every histogram kernel: levels and their grid's cells staged per active channel (range
- * binners), then `replicas`
- * copies of `words` counter words (bins and one spare for samples in no bin), then `totals` 64-bit totals. The host
- * measures it from the call; the device carves it from the same call, so the two cannot disagree.
+ * binners), the value table (16-bit range binning), then `replicas` copies of `words` counter words (bins and one
+ * spare for samples in no bin), then `totals` 64-bit totals. The host measures it from the call; the device carves
+ * it from the same call, so the two cannot disagree.
  */
 struct shared_layout {
   histogram_call call;
