@@ -126,8 +126,6 @@ struct value_table_binners {
   static constexpr int table_bytes = 65536 * 2;
   static constexpr long long lowest = cuda::std::is_signed_v<Sample> ? -32768 : 0;
 
-  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE bin_range<Level> unstaged(int) const { return {levels, bins[0] + 1}; }
-
   struct table_binner {
     const cuda::std::uint16_t* entries;
     ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const {
