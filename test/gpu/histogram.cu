@@ -382,12 +382,14 @@ ONCHIP_GPU_TEST_CASE("bad input returns cudaErrorInvalidValue with a message and
 }
 
 ONCHIP_GPU_TEST_CASE("checked mode: unsorted levels trap with a message") {
-  const auto probe = onchip_test::run_check_probe("unsorted-levels");
-  const int status = probe.first;
-  const std::string& output = probe.second;
-  INFO(output);
-  CHECK(status != 0);
-  CHECK(output.find("levels must be sorted ascending, but level 2 is not below level 3") != std::string::npos);
+  for (const char* mode : {"unsorted-levels", "unsorted-u16-levels"}) {  // staged levels; the 16-bit value table
+    const auto probe = onchip_test::run_check_probe(mode);
+    const int status = probe.first;
+    const std::string& output = probe.second;
+    INFO(mode << ": " << output);
+    CHECK(status != 0);
+    CHECK(output.find("levels must be sorted ascending, but level 2 is not below level 3") != std::string::npos);
+  }
 }
 
 // ---- block primitive ------------------------------------------------------------------------------------------
