@@ -22,7 +22,8 @@ namespace onchip::detail {
  * A non-decreasing map from values to cells [0, cells) over [origin, last): integer samples and levels by their
  * distance from `origin` shifted right (exact), anything else by fma(x, scale, -origin * scale) in
  * compare_float_t (one rounding of an exact product plus a constant: monotone, whatever the scale), truncated and
- * clamped to [0, cells - 1]. Values outside the range land in the first or last cell, NaN in the first; a scale
+ * clamped to [0, cells - 1]. Values outside the range land in a cell at either end (integers below `origin`
+ * wrap to the last; the binner tests the range on its own), NaN in the first; a scale
  * that is not finite and positive becomes 0 (every value in cell 0: still exact, the search then covers all
  * levels).
  */
