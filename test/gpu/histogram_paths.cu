@@ -41,27 +41,58 @@ void check_then_accumulate(const S* in, std::size_t n, int bins, L lo, L hi, std
   hist_test::require_equal(hist.get(), expected);
 }
 
-// Every path in `paths`, forced, against the host reference: the bins, and the count of samples in no bin.
-template <class S>
-void check_paths(const std::vector<S>& host, int bins, int lo, int hi, std::initializer_list<histogram_path> paths) {
-  hist_test::device_samples<S> in(host, sizeof(S));  // misaligned by one sample
-  const auto expected = reference_counts(host, lo, hi, bins);
+// Every path in `paths`, forced, against `expected`: the bins `run(hist, options)` fills, and the count of the
+// `samples` that fell in no bin.
+template <class Run>
+void check_forced(std::initializer_list<histogram_path> paths, const std::vector<double>& expected,
+                  std::size_t samples, Run&& run) {
   double in_bins = 0;
   for (double e : expected) { in_bins += e; }
   onchip_test::device_buffer<unsigned long long> ignored(1);
   for (histogram_path path : paths) {
     INFO("path " << onchip::detail::path_name(path));
     const onchip::detail::histogram_path_override force(path);
-    hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
+    hist_test::device_hist<unsigned> hist(expected.size());
     ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
     onchip::histogram_options options;
     options.ignored = ignored.data();
-    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, host.size(), hist.buffer.data(), bins, lo, hi, nullptr, options));
+    ONCHIP_CUDA_REQUIRE(run(hist.buffer.data(), options));
     hist_test::require_equal(hist.get(), expected);
     unsigned long long missed = 0;
     ONCHIP_CUDA_REQUIRE(cudaMemcpy(&missed, ignored.data(), sizeof missed, cudaMemcpyDeviceToHost));
-    CHECK(static_cast<double>(missed) == static_cast<double>(host.size()) - in_bins);
+    CHECK(static_cast<double>(missed) == static_cast<double>(samples) - in_bins);
   }
+}
+
+// histogram_even of `host` (misaligned by one sample) on every path in `paths`, forced, against the reference.
+template <class S>
+void check_paths(const std::vector<S>& host, int bins, int lo, int hi, std::initializer_list<histogram_path> paths) {
+  hist_test::device_samples<S> in(host, sizeof(S));
+  check_forced(paths, reference_counts(host, lo, hi, bins), host.size(),
+               [&](unsigned* hist, const onchip::histogram_options& options) {
+                 return onchip::histogram_even(in.data, host.size(), hist, bins, lo, hi, nullptr, options);
+               });
+}
+
+// histogram_range of `host` (misaligned by one sample) over `levels` on every path, forced (automatic: the plan's
+// choice), against the reference.
+template <class S, class L>
+void check_range_paths(const std::vector<S>& host, const std::vector<L>& levels) {
+  hist_test::device_samples<S> in(host, sizeof(S));
+  onchip_test::device_buffer<L> d_levels(levels.size());
+  ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(L), cudaMemcpyHostToDevice));
+  std::vector<double> expected(levels.size() - 1, 0.0);
+  for (const S& x : host) {
+    const int b = hist_test::reference_range(x, levels);
+    if (b >= 0) { expected[b] += 1; }
+  }
+  INFO(levels.size() << " levels");
+  check_forced({histogram_path::automatic, histogram_path::shared_replicas, histogram_path::shared_packed16,
+                histogram_path::global_atomics},
+               expected, host.size(), [&](unsigned* hist, const onchip::histogram_options& options) {
+                 return onchip::histogram_range(in.data, host.size(), hist, d_levels.data(),
+                                                static_cast<int>(levels.size()), nullptr, options);
+               });
 }
 
 }  // namespace
@@ -125,41 +156,6 @@ void check_channels(const std::vector<S>& samples, std::size_t pixels, std::size
 }
 
 }  // namespace
-
-// histogram_range of `host` (misaligned by one sample) over `levels`, every path in `paths` forced (automatic:
-// the plan's choice), against the host reference: the bins, and the count of samples in no bin.
-template <class S, class L>
-void check_range_paths(const std::vector<S>& host, const std::vector<L>& levels) {
-  hist_test::device_samples<S> in(host, sizeof(S));
-  onchip_test::device_buffer<L> d_levels(levels.size());
-  ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(L), cudaMemcpyHostToDevice));
-  const int bins = static_cast<int>(levels.size()) - 1;
-  std::vector<double> expected(static_cast<std::size_t>(bins), 0.0);
-  double in_bins = 0;
-  for (const S& x : host) {
-    const int b = hist_test::reference_range(x, levels);
-    if (b >= 0) {
-      expected[b] += 1;
-      in_bins += 1;
-    }
-  }
-  onchip_test::device_buffer<unsigned long long> ignored(1);
-  for (histogram_path path : {histogram_path::automatic, histogram_path::shared_replicas,
-                              histogram_path::shared_packed16, histogram_path::global_atomics}) {
-    INFO("path " << onchip::detail::path_name(path) << ", " << levels.size() << " levels");
-    const onchip::detail::histogram_path_override force(path);
-    hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
-    ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
-    onchip::histogram_options options;
-    options.ignored = ignored.data();
-    ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, host.size(), hist.buffer.data(), d_levels.data(),
-                                                static_cast<int>(levels.size()), nullptr, options));
-    hist_test::require_equal(hist.get(), expected);
-    unsigned long long missed = 0;
-    ONCHIP_CUDA_REQUIRE(cudaMemcpy(&missed, ignored.data(), sizeof missed, cudaMemcpyDeviceToHost));
-    CHECK(static_cast<double>(missed) == static_cast<double>(host.size()) - in_bins);
-  }
-}
 
 ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crowd, skip and overflow its cells") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 20) + 5);

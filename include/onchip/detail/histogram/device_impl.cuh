@@ -23,6 +23,21 @@ struct sample_rows {
   cuda::std::size_t row_stride;
 };
 
+/// The job of one binner set; segmented calls pass their offsets (rows = segments).
+template <int Channels, int Active, class Sample, class Weight, class Binners, class Counter,
+          class Offset = no_segments>
+histogram_job<Channels, Active, Sample, Weight, Binners, Counter, Offset>
+make_job(const Sample* samples, sample_rows in, const Weight* weights, const Binners& binners,
+         Counter* const (&hist)[Active], const Offset* segment_offsets = nullptr) {
+  histogram_job<Channels, Active, Sample, Weight, Binners, Counter, Offset> job{
+      samples, in.row_samples, in.rows, in.row_stride, weights, segment_offsets, binners, {}, {}};
+  for (int a = 0; a < Active; ++a) {
+    job.offset[a + 1] = job.offset[a] + binners.bins[a];
+    job.hist[a] = hist[a];
+  }
+  return job;
+}
+
 /// Builds the job of one binner set and runs it; segmented calls pass their offsets (rows = segments).
 template <int Channels, int Active, class Sample, class Weight, class Binners, class Counter,
           class Offset = no_segments>
@@ -30,14 +45,9 @@ cudaError_t run_histogram(const char* who, const Sample* samples, sample_rows in
                           const Binners& binners, Counter* const (&hist)[Active], cudaStream_t stream,
                           const histogram_options& options, const Offset* segment_offsets = nullptr) {
   check_types<Counter, Sample>();
-  histogram_job<Channels, Active, Sample, Weight, Binners, Counter, Offset> job{
-      samples, in.row_samples, in.rows, in.row_stride, weights, segment_offsets, binners, {}, {}};
+  const auto job = make_job<Channels, Active>(samples, in, weights, binners, hist, segment_offsets);
   long long total = 0;
-  for (int a = 0; a < Active; ++a) {
-    total += binners.bins[a];
-    job.offset[a + 1] = job.offset[a] + binners.bins[a];
-    job.hist[a] = hist[a];
-  }
+  for (int a = 0; a < Active; ++a) { total += binners.bins[a]; }
   if (cudaError_t e = check_bins_total(who, total * (segment_offsets != nullptr ? static_cast<long long>(in.rows) : 1)); e != cudaSuccess) {
     return e;
   }
@@ -142,9 +152,7 @@ cudaError_t histogram_range(const Sample* samples, cuda::std::size_t num_row_sam
   if constexpr (detail::value_table_v<Sample, Level>) {  // a table of every value's bin where it fits
     if (num_levels - 1 <= detail::max_staged_bins) {
       const detail::value_table_binners<Sample, Level> table{levels, {num_levels - 1}};
-      const detail::histogram_job<1, 1, Sample, detail::no_weights, detail::value_table_binners<Sample, Level>, Counter>
-          job{samples, in.row_samples, in.rows, in.row_stride, nullptr, nullptr, table, {0, num_levels - 1}, {hist}};
-      if (detail::plannable(job, options, who)) {
+      if (detail::plannable(detail::make_job<1, 1>(samples, in, detail::unweighted, table, out), options, who)) {
         return detail::run_histogram<1, 1>(who, samples, in, detail::unweighted, table, out, stream, options);
       }
     }

@@ -18,6 +18,21 @@
 
 namespace onchip::detail {
 
+#if defined(__CUDACC__)
+/// Checked builds: traps with a message unless levels[0..bins] (channel `channel`'s) ascend.
+template <class Level>
+ONCHIP_DEVICE void check_ascending(const Level* levels, int bins, int channel) {
+  for (int i = 0; i < bins; ++i) {
+    if (!(levels[i] < levels[i + 1])) {
+      printf("onchip::histogram_range: levels must be sorted ascending, but level %d is not below level %d "
+             "(channel %d)\n",
+             i, i + 1, channel);
+      fail_check(true);
+    }
+  }
+}
+#endif
+
 /// Binners that read nothing staged (even, custom): the same binners in every phase.
 template <int Active, class Binner>
 struct plain_binners {
@@ -73,7 +88,9 @@ struct range_binners {
     }
     __syncthreads();
 #  if ONCHIP_CHECKS
-    if (blockIdx.x == 0 && block_rank() == 0) { check_sorted(out); }
+    if (blockIdx.x == 0 && block_rank() == 0) {
+      for (int a = 0; a < Active; ++a) { check_ascending(out.binner[a].levels, bins[a], a); }
+    }
 #  endif
     for (int a = 0; a < Active; ++a) {
       gridded_range<X, Level>& b = out.binner[a];
@@ -90,20 +107,6 @@ struct range_binners {
     return out;
   }
 
-  template <class Staged>
-  ONCHIP_DEVICE void check_sorted(const Staged& copies) const {
-    for (int a = 0; a < Active; ++a) {
-      const Level* copy = copies.binner[a].levels;
-      for (int i = 0; i < bins[a]; ++i) {
-        if (!(copy[i] < copy[i + 1])) {
-          printf("onchip::histogram_range: levels must be sorted ascending, but level %d is not below level %d "
-                 "(channel %d)\n",
-                 i, i + 1, a);
-          fail_check(true);
-        }
-      }
-    }
-  }
 #endif
 };
 
@@ -153,16 +156,7 @@ struct value_table_binners {
     for (int i = block_rank(); i < table_bytes / 4; i += block_size()) { words[i] = 0xffffffffu; }
     __syncthreads();
 #  if ONCHIP_CHECKS
-    if (blockIdx.x == 0 && block_rank() == 0) {
-      for (int i = 0; i < bins[0]; ++i) {
-        if (!(levels[i] < levels[i + 1])) {
-          printf("onchip::histogram_range: levels must be sorted ascending, but level %d is not below level %d "
-                 "(channel 0)\n",
-                 i, i + 1);
-          fail_check(true);
-        }
-      }
-    }
+    if (blockIdx.x == 0 && block_rank() == 0) { check_ascending(levels, bins[0], 0); }
 #  endif
     auto* entries = reinterpret_cast<cuda::std::uint16_t*>(s.table);
     const int lane = block_rank() % 32, warps = block_size() / 32;
