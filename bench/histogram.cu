@@ -101,30 +101,39 @@ struct context {
 };
 
 // One row: onchip's and the competitor's time on the same input (both fill `bins` counters, compared bin by bin),
-// GB/s of `input_bytes`, and the read ceiling over the same bytes measured in the same run.
-template <class Onchip, class Competitor>
+// GB/s of `input_bytes`, and the read ceiling over the same bytes measured in the same run. `check_only`: the
+// competitor (a reference where CUB cannot run) is run once, untimed, only to compare the outputs.
+template <class Counter = unsigned, class Onchip, class Competitor>
 void measure(context& c, const std::string& type, long long bins, const std::string& what, std::size_t input_bytes,
              std::size_t counters, Onchip&& onchip_run, Competitor&& competitor_run, bool run_competitor = true,
-             std::size_t rotate = 0) {
+             std::size_t rotate = 0, bool check_only = false) {
   const std::string label = type + ", " + std::to_string(bins) + " bins, " + what;
   const double ceiling_ms = bench::read_ceiling_ms(c.o, c.buffer, input_bytes, c.scratch);
-  unsigned *ours = nullptr, *theirs = nullptr;
-  BENCH_CHECK(cudaMalloc(&ours, counters * sizeof(unsigned)));
-  BENCH_CHECK(cudaMalloc(&theirs, counters * sizeof(unsigned)));
+  Counter *ours = nullptr, *theirs = nullptr;
+  BENCH_CHECK(cudaMalloc(&ours, counters * sizeof(Counter)));
+  BENCH_CHECK(cudaMalloc(&theirs, counters * sizeof(Counter)));
   const double onchip_ms = bench::median_ms(c.o, [&] { onchip_run(ours); });
   const double gbs = static_cast<double>(input_bytes) / onchip_ms / 1e6;
   const double ceiling = static_cast<double>(input_bytes) / ceiling_ms / 1e6;
   std::string cub_gbs = "not run", ratio = "-", agree = "-";
-  if (run_competitor) {
-    const double cub_ms = bench::median_ms(c.o, [&] { competitor_run(theirs); });
-    std::vector<unsigned> x(counters), y(counters);
-    BENCH_CHECK(cudaMemcpy(x.data(), ours, counters * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    BENCH_CHECK(cudaMemcpy(y.data(), theirs, counters * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  if (run_competitor || check_only) {
+    double cub_ms = 0;
+    if (run_competitor) {
+      cub_ms = bench::median_ms(c.o, [&] { competitor_run(theirs); });
+    } else {
+      competitor_run(theirs);
+      BENCH_CHECK(cudaDeviceSynchronize());
+    }
+    std::vector<Counter> x(counters), y(counters);
+    BENCH_CHECK(cudaMemcpy(x.data(), ours, counters * sizeof(Counter), cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy(y.data(), theirs, counters * sizeof(Counter), cudaMemcpyDeviceToHost));
     std::rotate(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(rotate), y.end());  // theirs[i + rotate] is ours[i]
     agree = x == y ? "yes" : "NO";
-    const double cub = static_cast<double>(input_bytes) / cub_ms / 1e6;
-    cub_gbs = bench::fixed(cub);
-    ratio = bench::fixed(gbs / cub, 2);
+    if (run_competitor) {
+      const double cub = static_cast<double>(input_bytes) / cub_ms / 1e6;
+      cub_gbs = bench::fixed(cub);
+      ratio = bench::fixed(gbs / cub, 2);
+    }
   }
   c.t->add({label, type, std::to_string(bins), what, bench::fixed(gbs), cub_gbs, bench::fixed(ceiling),
             bench::fixed(100.0 * gbs / ceiling, 1), ratio, agree});
@@ -178,6 +187,41 @@ void even_case(context& c, int bins, L lo, L hi, dist d, bool run_cub = true) {
       [&](unsigned* out) { BENCH_CHECK(onchip::histogram_even(samples, n, out, bins, lo, hi)); },
       [&](unsigned* out) { BENCH_CHECK(cub_call(temp.p, temp.bytes, out)); }, run_cub,
       whole_signed ? static_cast<std::size_t>(bins / 2) : 0);
+}
+
+// Bins beyond shared memory: the plan's path (the partition) against CUB where CUB runs (up to 2^20 bins), else
+// checked against onchip's global atomics path; then that global path alone on the same input (every sample's
+// atomic in the output: how these calls ran before the partition).
+template <class T, class C = unsigned, class L>
+void huge_case(context& c, int bins, L lo, L hi, dist d) {
+  const std::string what = std::string(name(d)) + (sizeof(C) == 8 ? ", u64 counters" : "");
+  if (!wanted(c, std::string(type_name<T>()) + ", " + std::to_string(bins) + " bins, " + what)) { return; }
+  const std::size_t n = c.bytes / sizeof(T);
+  T* samples = fill<T>(c, d, static_cast<double>(lo), static_cast<double>(hi));
+  const bool run_cub = bins <= (1 << 20) && sizeof(C) == 4;
+  cub_temp temp;
+  auto cub_call = [&](void* t, std::size_t& b, unsigned* out = nullptr) {
+    return cub::DeviceHistogram::HistogramEven(t, b, samples, out, bins + 1, lo, hi, static_cast<long long>(n));
+  };
+  if (run_cub) { temp.prepare(cub_call); }
+  auto global = [&](C* out) {
+    const onchip::detail::histogram_path_override force(onchip::detail::histogram_path::global_atomics);
+    BENCH_CHECK(onchip::histogram_even(samples, n, out, bins, lo, hi));
+  };
+  measure<C>(
+      c, type_name<T>(), bins, what, c.bytes, bins,
+      [&](C* out) { BENCH_CHECK(onchip::histogram_even(samples, n, out, bins, lo, hi)); },
+      [&](C* out) {
+        if constexpr (sizeof(C) == 4) {
+          if (run_cub) {
+            BENCH_CHECK(cub_call(temp.p, temp.bytes, out));
+            return;
+          }
+        }
+        global(out);
+      },
+      run_cub, 0, !run_cub);
+  measure<C>(c, type_name<T>(), bins, what + ", global atomics", c.bytes, bins, global, global, false);
 }
 
 // A custom binner on bytes (the value's top six bits: 64 bins), against CUB's 64 even bins over [0, 256).
@@ -456,11 +500,13 @@ int main(int argc, char** argv) {
   tiles_case<cub::BLOCK_HISTO_ATOMIC>(c, dist::uniform, "ATOMIC");
   tiles_case<cub::BLOCK_HISTO_SORT>(c, dist::uniform, "SORT");
   tiles_case<cub::BLOCK_HISTO_ATOMIC>(c, dist::image, "ATOMIC");
-  even_case<float>(c, 1 << 20, 0.0f, 1.0f, dist::uniform);
-  even_case<std::uint32_t>(c, 1 << 20, 0LL, 4294967296LL, dist::uniform);
-  even_case<float>(c, 1 << 22, 0.0f, 1.0f, dist::uniform, false);
-  even_case<float>(c, 1 << 24, 0.0f, 1.0f, dist::uniform, false);
-  even_case<std::uint32_t>(c, 1 << 24, 0LL, 4294967296LL, dist::uniform, false);
+  for (int bins : {1 << 20, 1 << 22, 1 << 24}) {
+    for (dist d : {dist::uniform, dist::zipf}) {
+      huge_case<float>(c, bins, 0.0f, 1.0f, d);
+      huge_case<std::uint32_t>(c, bins, 0LL, 4294967296LL, d);
+    }
+  }
+  huge_case<std::uint32_t, unsigned long long>(c, 1 << 24, 0LL, 4294967296LL, dist::uniform);
   segmented_case(c, 16384);
   segmented_case(c, 8);
   t.print();

@@ -196,9 +196,13 @@ class block_histogram {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// Device-wide API: host functions, stream-ordered, no temporary storage. Output is overwritten (every bin
-// written) unless `accumulate` is true. Errors: cudaErrorInvalidValue with last_error_message() for bad input,
-// before anything is launched or written.
+// Device-wide API: host functions, stream-ordered. Output is overwritten (every bin written) unless `accumulate`
+// is true. Errors: cudaErrorInvalidValue with last_error_message() for bad input, before anything is launched or
+// written. Everything whose bins fit on chip needs no temporary storage; one channel of more bins than shared
+// memory holds (e.g. 2^20-2^27 bins on an H200) is counted in two passes through a workspace: by default
+// allocated and freed stream-ordered from the device's memory pool (cudaMallocAsync), never more than 256 MiB
+// whatever the input's size, or given by the caller (histogram_options::workspace, sized by
+// histogram_workspace_bytes). If that allocation fails, the call counts with one global atomic per sample instead.
 // ---------------------------------------------------------------------------------------------------------------
 
 /// Options shared by the device-wide functions.
@@ -207,7 +211,24 @@ struct histogram_options {
   bool accumulate = false;
   /// If not null, receives (added atomically) the number of samples that fell in no bin (out of range, NaN).
   unsigned long long* ignored = nullptr;
+  /// Device memory of at least histogram_workspace_bytes() bytes (any 2-byte alignment) for calls that need a
+  /// workspace, used stream-ordered; null: such calls allocate their own from the device's memory pool.
+  void* workspace = nullptr;
+  /// Bytes at `workspace`.
+  cuda::std::size_t workspace_bytes = 0;
+  /// If not null, receives (on the host, when the call returns) the name of the kernel path that ran:
+  /// "byte_lanes", "shared_replicas", "shared_packed16", "partition" or "global_atomics" (a static string).
+  const char** path = nullptr;
 };
+
+/**
+ * @brief Bytes of workspace a one-channel histogram_even or histogram call of `n` samples of `Sample` into
+ * `num_bins` bins of `Counter` needs on the current device: 0 when it runs on chip (no workspace).
+ * @param bytes  receives the size; pass a workspace of at least this in histogram_options::workspace
+ * @return cudaSuccess, or cudaErrorInvalidValue for num_bins outside 1 to 2^30 or a null `bytes`
+ */
+template <class Sample, class Counter = unsigned>
+cudaError_t histogram_workspace_bytes(cuda::std::size_t n, int num_bins, cuda::std::size_t* bytes);
 
 /**
  * @brief Histogram of `n` samples in `num_bins` even bins over `[lower, upper)`.

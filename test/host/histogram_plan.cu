@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -49,7 +50,42 @@ histogram_call call_of(int sample_bytes, bool integer, int bins, int counter_byt
 }
 
 constexpr histogram_path order[] = {histogram_path::byte_lanes, histogram_path::shared_replicas,
-                                    histogram_path::shared_packed16, histogram_path::global_atomics};
+                                    histogram_path::shared_packed16, histogram_path::partition,
+                                    histogram_path::global_atomics};
+
+// The partition path's own passes on `d` (its scatter's numbers are the plan's threads, grid and smem_bytes).
+void check_partition(const histogram_call& c, const device_limits& d, const launch_plan& p,
+                     std::size_t cap = onchip::detail::tuning::partition_workspace_cap) {
+  namespace tuning = onchip::detail::tuning;
+  const onchip::detail::partition_plan& q = p.partition;
+  const long long bins = c.total_bins(), slice = 1LL << q.slice_bits;
+  CHECK(q.slice_bits >= tuning::partition_min_slice_bits);
+  CHECK(q.slice_bits <= 16);  // keys are 16-bit
+  CHECK(q.buckets <= tuning::partition_max_buckets);
+  CHECK(q.buckets * slice >= bins);  // every bin has a bucket
+  CHECK((q.buckets - 1) * slice < bins);
+  const std::size_t n = c.row_samples * c.rows;
+  CHECK(q.chunk_samples <= n);
+  CHECK((n == 0 || q.chunk_samples >= 1));
+  if (q.chunk_samples < n) { CHECK(q.chunk_samples % 64 == 0); }  // later chunks keep the input's alignment
+  CHECK(q.workspace_bytes == onchip::detail::partition_workspace_bytes(q.buckets, q.chunk_samples));
+  CHECK(q.workspace_bytes <= cap);
+  CHECK(q.item_keys >= tuning::partition_min_item_keys);
+  CHECK(q.scatter_smem == onchip::smem_bytes(onchip::detail::partition_scatter_layout{
+                              q.buckets, tuning::partition_scatter_threads * tuning::partition_scatter_items}));
+  CHECK(q.bins_smem == onchip::smem_bytes(onchip::detail::partition_bins_layout{q.slice_bits, q.buckets}));
+  CHECK(p.smem_bytes == q.scatter_smem);
+  for (auto [smem, blocks, threads] : {std::tuple{q.scatter_smem, q.scatter_blocks_per_sm, tuning::partition_scatter_threads},
+                                       std::tuple{q.bins_smem, q.bins_blocks_per_sm, tuning::partition_bins_threads}}) {
+    CHECK(blocks >= 1);
+    CHECK(smem <= d.smem_per_block_optin);
+    CHECK(blocks * (smem + d.smem_reserved_per_block) <= d.smem_per_sm);
+    CHECK(blocks * threads <= d.max_threads_per_sm);
+  }
+  CHECK(q.scatter_grid >= 1);
+  CHECK(q.scatter_grid <= d.sms * q.scatter_blocks_per_sm);
+  CHECK(q.bins_grid == d.sms * q.bins_blocks_per_sm);
+}
 
 // Everything a plan must satisfy on `d`, whatever it chose.
 void check_plan(const histogram_call& c, const device_limits& d) {
@@ -69,8 +105,13 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   CHECK(p.blocks_per_sm <= d.max_blocks_per_sm);
   CHECK(p.smem_bytes <= d.smem_per_block_optin);
   CHECK(p.blocks_per_sm * (p.smem_bytes + d.smem_reserved_per_block) <= d.smem_per_sm);
-  CHECK(p.smem_bytes ==
-        onchip::smem_bytes(onchip::detail::layout_of(p.path, onchip::detail::planned_call(c, p), p.replicas)));
+  if (p.path == histogram_path::partition) {
+    check_partition(c, d, p);
+    CHECK(onchip::detail::worth_partitioning(c));
+  } else {
+    CHECK(p.smem_bytes ==
+          onchip::smem_bytes(onchip::detail::layout_of(p.path, onchip::detail::planned_call(c, p), p.replicas)));
+  }
   CHECK((!p.level_grid || c.level_bytes > 0));
   CHECK(p.vectors == shape.vectors);
   CHECK(p.grid >= 1);
@@ -87,7 +128,11 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   CHECK((p.walk == onchip::detail::traversal::segment_slices) == (c.segments > 0));
   for (histogram_path earlier : order) {  // precedence: each earlier path does not serve the call or cannot fit
     if (earlier == p.path) { break; }
-    const bool earlier_fits = onchip::detail::serves(earlier, c) && onchip::detail::fit(earlier, c, d).ok();
+    const bool earlier_fits =
+        earlier == histogram_path::partition
+            ? onchip::detail::worth_partitioning(c) &&
+                  onchip::detail::fit_partition(c, d, onchip::detail::tuning::partition_workspace_cap).ok()
+            : onchip::detail::serves(earlier, c) && onchip::detail::fit(earlier, c, d).ok();
     CHECK_FALSE(earlier_fits);
   }
 }
@@ -128,6 +173,90 @@ TEST_CASE("every plan fits its device, for every sample size, bin count, channel
     }
   }
   MESSAGE(plans << " plans checked");
+}
+
+TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded chunks; global atomics elsewhere") {
+  namespace tuning = onchip::detail::tuning;
+  const int widest[] = {13, 15, 14, 14, 15};  // bins per bucket (log2) whose counters and offsets fit a block
+  // The most bins the partition takes: 4096 buckets, or on sm_75 as many as the scatter's offsets leave room for
+  // in 64 KiB beside its 32 KiB tile (2039).
+  const long long most[] = {2039LL << 13, 1LL << 27, 1LL << 26, 1LL << 26, 1LL << 27};
+  for (int i = 0; i < 5; ++i) {
+    const gpu& g = gpus[i];
+    INFO(std::string(g.name));
+    for (int bins : {65537, 1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 27, 1 << 28, 1 << 30}) {
+      for (int counter : {4, 8}) {
+        for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 28, (std::size_t{1} << 32) + 5}) {
+          histogram_call c = call_of(4, false, bins, counter, false);
+          c.row_samples = n;
+          INFO(bins << " bins, " << counter << "-byte counters, " << n << " samples");
+          check_plan(c, g.limits);
+          const launch_plan p = plan_histogram(c, g.limits);
+          const long long buckets = ((1LL << widest[i]) - 1 + bins) >> widest[i];
+          const bool on_chip = p.path == histogram_path::shared_replicas || p.path == histogram_path::shared_packed16;
+          if (on_chip) { continue; }  // 65537 bins fit the H200's and the A100's shared memory
+          const bool expected = n >= static_cast<std::size_t>(bins) && bins <= most[i];
+          CHECK((p.path == histogram_path::partition) == expected);
+          if (p.path != histogram_path::partition) {
+            CHECK(p.path == histogram_path::global_atomics);
+            continue;
+          }
+          CHECK(p.partition.slice_bits == widest[i]);
+          CHECK(p.partition.buckets == buckets);
+          // Inputs past the cap's keys run in chunks: the workspace stays within 256 MiB whatever n is.
+          CHECK(p.partition.workspace_bytes <= tuning::partition_workspace_cap);
+          CHECK((p.partition.chunk_samples == n) == (n * 2 + 4096 * 8 + 16 <= tuning::partition_workspace_cap));
+        }
+      }
+    }
+  }
+  // What the partition does not serve: several channels, weights, rows, levels, segments, bytes; small inputs.
+  histogram_call c = call_of(4, false, 1 << 22);
+  CHECK(plan_histogram(c, h200).path == histogram_path::partition);
+  const auto refused = [&](histogram_call x) {
+    CHECK_FALSE(onchip::detail::serves(histogram_path::partition, x));
+    CHECK(plan_histogram(x, h200).path == histogram_path::global_atomics);
+    CHECK_FALSE(plan_histogram(x, h200, histogram_path::partition).ok());
+  };
+  histogram_call x = c;
+  x.weighted = true;
+  refused(x);
+  x = c;
+  x.rows = 2;
+  x.row_samples /= 2;
+  refused(x);
+  x = c;
+  x.channels = 2;
+  x.active = 2;
+  x.bins[1] = 1 << 20;
+  refused(x);
+  x = c;
+  x.channels = 2;  // one active channel of two: interleaved samples
+  refused(x);
+  x = c;
+  x.level_bytes = 4;  // 2^22 levels do not fit on chip at all
+  CHECK_FALSE(onchip::detail::serves(histogram_path::partition, x));
+  x = c;
+  x.segments = 4;
+  x.rows = 4;
+  CHECK_FALSE(onchip::detail::serves(histogram_path::partition, x));
+  x = call_of(1, true, 1 << 22);
+  CHECK_FALSE(onchip::detail::serves(histogram_path::partition, x));
+  x = c;
+  x.row_samples = (std::size_t{1} << 22) - 1;  // fewer samples than bins: the atomics cost less
+  CHECK(plan_histogram(x, h200).path == histogram_path::global_atomics);
+  CHECK(plan_histogram(x, h200, histogram_path::partition).ok());  // but a forced partition serves it
+  x.row_samples = 0;
+  check_partition(x, h200, plan_histogram(x, h200, histogram_path::partition));
+  // A smaller workspace cap: smaller chunks, within it.
+  for (std::size_t cap : {std::size_t{1} << 16, std::size_t{1} << 20, std::size_t{100000}}) {
+    const launch_plan p = plan_histogram(c, h200, histogram_path::automatic, cap);
+    REQUIRE(p.path == histogram_path::partition);
+    check_partition(c, h200, p, cap);
+    CHECK(p.partition.chunk_samples < c.row_samples);
+  }
+  CHECK_FALSE(onchip::detail::fit_partition(c, h200, 1000).ok());  // no room for one chunk's keys
+  CHECK(plan_histogram(c, h200, histogram_path::automatic, 1000).path == histogram_path::global_atomics);
 }
 
 TEST_CASE("16-bit range binning through a table of every value: one wide block where the table fits") {
@@ -263,12 +392,12 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
   CHECK(plan_histogram(call_of(4, false, 1024), h200).replicas == 16);
   CHECK(plan_histogram(call_of(4, false, 1024), h200).blocks_per_sm == 2);
   // 65536 bins of 32-bit counters: 256 KiB, too big for one block anywhere; 16-bit counters (128 KiB) fit the
-  // H200 and the A100 but not 99 KiB (sm_86/89) or 64 KiB (sm_75).
+  // H200 and the A100 but not 99 KiB (sm_86/89) or 64 KiB (sm_75), where the partition counts them.
   const histogram_call wide = call_of(2, true, 65536);
   CHECK(plan_histogram(wide, h200).path == histogram_path::shared_packed16);
   CHECK(plan_histogram(wide, a100).path == histogram_path::shared_packed16);
-  CHECK(plan_histogram(wide, gpus[2].limits).path == histogram_path::global_atomics);
-  CHECK(plan_histogram(wide, gpus[0].limits).path == histogram_path::global_atomics);
+  CHECK(plan_histogram(wide, gpus[2].limits).path == histogram_path::partition);
+  CHECK(plan_histogram(wide, gpus[0].limits).path == histogram_path::partition);
   // 2-byte samples, one channel: two blocks of 512 while they hold 8 copies or more (1024 bins: 16 copies of 4100
   // bytes in 113 KiB), else one block of 1024 threads with twice the copies (4096 bins: 8 in 227 KiB, not 4).
   const histogram_call u16 = call_of(2, true, 1024);
@@ -281,9 +410,10 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
   histogram_call f32_4096 = call_of(4, false, 4096);  // 4-byte samples keep two blocks
   CHECK(plan_histogram(f32_4096, h200).threads == 512);
   CHECK(plan_histogram(f32_4096, h200).replicas == 4);
-  // 64-bit counters never pack; 2^20 bins fit nowhere.
-  CHECK(plan_histogram(call_of(2, true, 65536, 8, false), h200).path == histogram_path::global_atomics);
-  CHECK(plan_histogram(call_of(4, false, 1 << 20), h200).path == histogram_path::global_atomics);
+  // 64-bit counters never pack; 2^20 bins fit nowhere on chip: 32 buckets of 2^15 bins.
+  CHECK(plan_histogram(call_of(2, true, 65536, 8, false), h200).path == histogram_path::partition);
+  CHECK(plan_histogram(call_of(4, false, 1 << 20), h200).path == histogram_path::partition);
+  CHECK(plan_histogram(call_of(4, false, 1 << 20), h200).partition.buckets == 32);
   // Vectors in flight in the shared kernel: eight for one unweighted, unsegmented stream of 4-byte integers binned
   // evenly, four for f32 and when weighted, segmented or range-binned (sm_90 runs the eight; earlier GPUs cap the
   // kernel at four).
@@ -409,6 +539,7 @@ void check_typed(int bins) {
     case histogram_path::shared_packed16:
       threads = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.threads;
       break;
+    case histogram_path::partition: threads = onchip::detail::tuning::partition_scatter_threads; break;
     default: threads = onchip::detail::shape_v<histogram_path::global_atomics, job_t>.threads; break;
   }
   CHECK(p.threads == threads);

@@ -252,6 +252,29 @@ cudaError_t weighted_histogram_range(const Sample* samples, const Weight* weight
   return detail::run_histogram<1, 1>(who, samples, in, weights, binners, out, stream, options);
 }
 
+template <class Sample, class Counter>
+cudaError_t histogram_workspace_bytes(cuda::std::size_t n, int num_bins, cuda::std::size_t* bytes) {
+  constexpr const char* who = "onchip::histogram_workspace_bytes";
+  detail::check_types<Counter, Sample>();
+  if (bytes == nullptr) { return detail::invalid(who, "the bytes pointer is null"); }
+  *bytes = 0;
+  if (num_bins < 1) { return detail::invalid(who, "num_bins must be at least 1, got " + std::to_string(num_bins)); }
+  if (cudaError_t e = detail::check_bins_total(who, num_bins); e != cudaSuccess) { return e; }
+  // The job of an even call (a custom binner's is described alike): the plan sees what histogram_even's would be.
+  Counter* const out[1] = {nullptr};
+  const detail::plain_binners<1, bin_even<double>> binners{{}, {num_bins}};
+  const auto job = detail::make_job<1, 1>(static_cast<const Sample*>(nullptr), {n, 1, n * sizeof(Sample)},
+                                          detail::unweighted, binners, out);
+  int device = 0;
+  detail::device_limits limits{};
+  if (cudaError_t e = detail::current_device_limits(device, limits, who); e != cudaSuccess) { return e; }
+  const detail::launch_plan plan =
+      detail::plan_histogram(detail::describe(job, false), limits, detail::histogram_path_override::current(),
+                             detail::workspace_cap_override::current());
+  *bytes = plan.path == detail::histogram_path::partition && n > 0 ? plan.partition.workspace_bytes : 0;
+  return detail::succeed();
+}
+
 template <class Sample, class Counter, class Level, class Offset>
 cudaError_t segmented_histogram_even(const Sample* samples, const Offset* segment_offsets, int num_segments,
                                      Counter* hist, int num_bins, Level lower, Level upper, cudaStream_t stream,

@@ -36,6 +36,7 @@ ONCHIP_DEVICE void check_ascending(const Level* levels, int bins, int channel) {
 /// Binners that read nothing staged (even, custom): the same binners in every phase.
 template <int Active, class Binner>
 struct plain_binners {
+  using binner_t = Binner;
   Binner binner[Active];
   int bins[Active];
   static constexpr int level_bytes = 0;

@@ -13,6 +13,7 @@
 #if defined(__CUDACC__)
 #  include <onchip/detail/histogram/byte_kernels.cuh>
 #  include <onchip/detail/histogram/kernels.cuh>
+#  include <onchip/detail/histogram/partition.cuh>
 #endif
 
 #include <cuda_runtime_api.h>
@@ -49,6 +50,12 @@ class thread_setting {
 using histogram_path_override = thread_setting<histogram_path, histogram_path::automatic, struct path_setting>;
 /// Tests: while alive, byte inputs of this many bytes or more run in pieces below it (byte_pieces) on this thread.
 using byte_piece_override = thread_setting<cuda::std::size_t, tuning::byte_lane_max_bytes, struct piece_setting>;
+/// Tests: while alive, the partition path's workspace is capped at this many bytes on this thread (more chunks).
+using workspace_cap_override =
+    thread_setting<cuda::std::size_t, tuning::partition_workspace_cap, struct workspace_cap_setting>;
+/// Tests: while alive and true, the partition path's own workspace allocation fails on this thread (the call
+/// falls back to global atomics, as it does when the device's memory pool cannot give the workspace).
+using workspace_failure_override = thread_setting<bool, false, struct workspace_failure_setting>;
 
 inline constexpr int max_cached_devices = 64;
 /// Dynamic shared memory every device allows a kernel without opting in.
@@ -95,7 +102,9 @@ bool plannable(const Job& job, const histogram_options& options, const char* who
   int device = 0;
   device_limits limits{};
   if (current_device_limits(device, limits, who) != cudaSuccess) { return false; }
-  return plan_histogram(describe(job, options.accumulate), limits, histogram_path_override::current()).ok();
+  return plan_histogram(describe(job, options.accumulate), limits, histogram_path_override::current(),
+                        workspace_cap_override::current())
+      .ok();
 }
 
 /// Zeroes the outputs with memsets (segments: every segment's histogram).
@@ -141,14 +150,21 @@ cudaError_t allow_dynamic_smem(int device, const device_limits& d, const char* w
   return cudaSuccess;
 }
 
+/// Launches `Kernel` as `grid` blocks of `threads` threads with `smem` bytes of dynamic shared memory.
+template <auto Kernel, class... Args>
+cudaError_t launch_sized(int grid, int threads, cuda::std::size_t smem, int device, const device_limits& d,
+                         cudaStream_t stream, const char* who, const Args&... args) {
+  if (smem > default_dynamic_smem) {
+    if (cudaError_t e = allow_dynamic_smem<Kernel>(device, d, who); e != cudaSuccess) { return e; }
+  }
+  Kernel<<<grid, threads, smem, stream>>>(args...);
+  return cuda_call(cudaGetLastError(), who);
+}
+
 template <auto Kernel, class Job>
 cudaError_t launch_kernel(const Job& job, const launch_plan& p, const kernel_args& args, int device,
                           const device_limits& d, cudaStream_t stream, const char* who) {
-  if (p.smem_bytes > default_dynamic_smem) {
-    if (cudaError_t e = allow_dynamic_smem<Kernel>(device, d, who); e != cudaSuccess) { return e; }
-  }
-  Kernel<<<p.grid, p.threads, p.smem_bytes, stream>>>(job, args);
-  return cuda_call(cudaGetLastError(), who);
+  return launch_sized<Kernel>(p.grid, p.threads, p.smem_bytes, device, d, stream, who, job, args);
 }
 
 /// Launches the shared or global path's kernel the plan chose (never the byte kernel).
@@ -209,6 +225,69 @@ cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_ar
   }
 }
 
+/**
+ * The partition path over a validated, non-empty call whose output is zeroed (or accumulated into), in chunks of
+ * plan.partition.chunk_samples samples, in `workspace` (16-byte aligned, plan.partition.workspace_bytes - 16
+ * bytes): per chunk, a memset of the buckets' sizes and fill counts, and the three passes (partition.cuh).
+ */
+template <class Job>
+cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char* workspace,
+                          const histogram_options& options, int device, const device_limits& d, cudaStream_t stream,
+                          const char* who) {
+  using bucket_job = bucket_job_t<Job>;
+  const partition_plan& q = plan.partition;
+  constexpr int tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
+  // The first pass keeps the common vector count: a bucket binner around an integer binner spilled at eight.
+  constexpr kernel_shape sizes = shape_v<histogram_path::shared_replicas, bucket_job>;
+  constexpr int size_vectors = tuning::sample_vectors(sizeof(typename Job::sample_t));
+  auto* sizes_of = reinterpret_cast<unsigned*>(workspace);
+  const cuda::std::size_t counts_bytes = partition_workspace_bytes(q.buckets, 0) - 16;
+  partition_args args{reinterpret_cast<cuda::std::uint16_t*>(workspace + counts_bytes),
+                      sizes_of,
+                      sizes_of + q.buckets,
+                      q.buckets,
+                      q.slice_bits,
+                      tile,
+                      q.item_keys};
+  for (cuda::std::size_t first = 0; first < job.row_samples; first += q.chunk_samples) {
+    Job chunk = job;
+    chunk.samples = job.samples + first;
+    chunk.row_samples = std::min(q.chunk_samples, job.row_samples - first);
+    bucket_job buckets{chunk.samples, chunk.row_samples, 1, chunk.row_samples * sizeof(typename Job::sample_t),
+                       nullptr, nullptr, {}, {0, q.buckets}, {sizes_of}};
+    buckets.binners.binner[0] = {job.binners.binner[0], job.total_bins(), q.slice_bits};
+    buckets.binners.bins[0] = q.buckets;
+    const histogram_call sized = describe(buckets, false);
+    const launch_plan s = shape_grid(fit(histogram_path::shared_replicas, sized, d), sized, d);
+    if (!s.ok() || s.threads != sizes.threads) { return invalid(who, "the partition's first pass cannot be planned"); }
+    const kernel_args sized_args{s.walk, s.replicas, s.slices, false, sized, options.ignored};
+    if (cudaError_t e = cuda_call(cudaMemsetAsync(sizes_of, 0, counts_bytes, stream), who); e != cudaSuccess) {
+      return e;
+    }
+    if (cudaError_t e = launch_kernel<shared_kernel<bucket_job, unsigned, sizes.threads, sizes.blocks, size_vectors>>(
+            buckets, s, sized_args, device, d, stream, who);
+        e != cudaSuccess) {
+      return e;
+    }
+    const auto tiles = static_cast<int>(std::min<cuda::std::size_t>((chunk.row_samples + tile - 1) / tile,
+                                                                    static_cast<cuda::std::size_t>(q.scatter_grid)));
+    if (cudaError_t e = launch_sized<partition_scatter_kernel<Job, tuning::partition_scatter_threads,
+                                                              tuning::partition_scatter_blocks,
+                                                              tuning::partition_scatter_items>>(
+            tiles, tuning::partition_scatter_threads, q.scatter_smem, device, d, stream, who, chunk, args);
+        e != cudaSuccess) {
+      return e;
+    }
+    if (cudaError_t e = launch_sized<partition_bins_kernel<Job, tuning::partition_bins_threads,
+                                                           tuning::partition_bins_vectors>>(
+            q.bins_grid, tuning::partition_bins_threads, q.bins_smem, device, d, stream, who, chunk, args);
+        e != cudaSuccess) {
+      return e;
+    }
+  }
+  return cudaSuccess;
+}
+
 /// One launch of a validated call: plan, zero the output (memset, or the kernel itself), launch.
 template <class Job>
 cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStream_t stream, const char* who) {
@@ -216,13 +295,52 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   int device = 0;
   device_limits limits{};
   if (cudaError_t e = current_device_limits(device, limits, who); e != cudaSuccess) { return e; }
-  const launch_plan plan = plan_histogram(call, limits, histogram_path_override::current());
+  launch_plan plan = plan_histogram(call, limits, histogram_path_override::current(), workspace_cap_override::current());
   if (!plan.ok()) { return invalid(who, unplanned_message(call, limits)); }
+  unsigned char* workspace = nullptr;  // the partition path's: the caller's, or `owned`, allocated here
+  void* owned = nullptr;
+  if (plan.path == histogram_path::partition && call.input_bytes() > 0) {
+    const cuda::std::size_t needed = plan.partition.workspace_bytes;
+    if (options.workspace != nullptr) {
+      if (options.workspace_bytes < needed) {
+        return invalid(who, "the workspace holds " + std::to_string(options.workspace_bytes) + " bytes but this call "
+                            "needs " + std::to_string(needed) + " (histogram_workspace_bytes)");
+      }
+      workspace = static_cast<unsigned char*>(options.workspace);
+    } else {
+      const cudaError_t e = workspace_failure_override::current() ? cudaErrorMemoryAllocation
+                                                                  : cudaMallocAsync(&owned, needed, stream);
+      if (e == cudaSuccess) {
+        workspace = static_cast<unsigned char*>(owned);
+      } else {  // no workspace: every sample's atomic in the output instead
+        static_cast<void>(cudaGetLastError());
+        plan = plan_histogram(call, limits, histogram_path::global_atomics);
+        if (!plan.ok()) { return invalid(who, unplanned_message(call, limits)); }
+      }
+    }
+    if (workspace != nullptr) {  // 16-byte aligned keys and counts
+      workspace += (16 - reinterpret_cast<cuda::std::uintptr_t>(workspace) % 16) % 16;
+    }
+  }
+  if (options.path != nullptr) { *options.path = path_name(plan.path); }
   const bool empty = !Job::segmented && call.input_bytes() == 0;
   if (!options.accumulate && (empty || !plan.zero_in_kernel)) {
     if (cudaError_t e = clear_outputs(job, stream, who); e != cudaSuccess) { return e; }
   }
   if (empty) { return succeed(); }
+  if (plan.path == histogram_path::partition) {
+    cudaError_t e = cudaSuccess;
+    if constexpr (partition_job_v<Job>) {
+      e = run_partition(job, plan, workspace, options, device, limits, stream, who);
+    } else {
+      e = invalid(who, "no kernel of this call's type serves the path partition");
+    }
+    if (owned != nullptr) {
+      const cudaError_t freed = cuda_call(cudaFreeAsync(owned, stream), who);
+      if (e == cudaSuccess) { e = freed; }
+    }
+    return e == cudaSuccess ? succeed() : e;
+  }
   const kernel_args args{plan.walk, plan.replicas, plan.slices, plan.zero_in_kernel, planned_call(call, plan),
                          options.ignored};
   if (cudaError_t e = launch_planned(job, plan, args, device, limits, stream, who); e != cudaSuccess) { return e; }

@@ -7,6 +7,10 @@
 //                    lane-owned counters (inputs of 128 GiB or more run as several launches below that)
 //   shared_replicas  the bins (plus staged levels) fit in shared memory as 32- or 64-bit counters
 //   shared_packed16  one channel, unweighted 32-bit integer counters, not segmented: 16-bit shared counters
+//   partition        bins beyond shared memory (up to tuning::partition_max_buckets buckets of them), one channel
+//                    of 1-D input, unweighted, even or custom binning, at least as many samples as bins: two
+//                    passes through a workspace (each sample's bin scattered by bucket, then each bucket counted
+//                    in shared memory), in chunks that bound the workspace
 //   global_atomics   anything else: one atomic per sample into the output, no shared counters
 // The byte kernel's one 64 KiB plane fits every GPU from sm_75 on, so one or two active channels of bytes never
 // need another path (and their calls compile no other kernel); three or four active channels take two planes,
@@ -28,6 +32,7 @@ enum class histogram_path : unsigned char {
   byte_lanes,
   shared_replicas,
   shared_packed16,
+  partition,
   global_atomics,
 };
 
@@ -86,6 +91,26 @@ struct device_limits {
   int regs_per_sm = 0;
 };
 
+/**
+ * The partition path's passes over each chunk of the input: the buckets' sizes (the shared kernel over
+ * `buckets` bins of bin >> slice_bits), the scatter of every sample's bin into its bucket's keys (the low
+ * slice_bits bits, 16-bit) in the workspace, and the bucket pass (each bucket's keys counted in shared memory,
+ * a bucket of more than `item_keys` keys split between blocks).
+ */
+struct partition_plan {
+  int slice_bits = 0;  // each bucket holds 2^slice_bits bins
+  int buckets = 0;
+  cuda::std::size_t chunk_samples = 0;  // samples per chunk (the workspace holds one chunk's keys)
+  cuda::std::size_t item_keys = 0;
+  int scatter_grid = 0;
+  int scatter_blocks_per_sm = 0;
+  cuda::std::size_t scatter_smem = 0;
+  int bins_grid = 0;
+  int bins_blocks_per_sm = 0;
+  cuda::std::size_t bins_smem = 0;
+  cuda::std::size_t workspace_bytes = 0;
+};
+
 /// Which kernel runs, and how.
 struct launch_plan {
   histogram_path path = histogram_path::automatic;  // automatic: nothing serves the call
@@ -99,6 +124,7 @@ struct launch_plan {
   cuda::std::size_t smem_bytes = 0;
   bool zero_in_kernel = false;  // the kernel zeroes the output (single block, small output): no memset
   bool level_grid = false;      // range binners: the levels' grid of cells is staged too (histogram_call::level_grid)
+  partition_plan partition{};   // the partition path's passes (threads, grid and smem_bytes above: its scatter's)
   ONCHIP_HOST_DEVICE constexpr bool ok() const { return path != histogram_path::automatic; }
 };
 
@@ -131,6 +157,8 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
               tuning::shared_vectors(sample_bytes, range_binner, integer_stream)};
     case histogram_path::shared_packed16:
       return {tuning::packed16_threads(range_binner, sample_bytes), tuning::packed16_blocks, tuning::packed16_vectors};
+    case histogram_path::partition:  // the scatter's shape (the bucket pass: tuning::partition_bins_threads)
+      return {tuning::partition_scatter_threads, tuning::partition_scatter_blocks, tuning::partition_bins_vectors};
     default:
       return {tuning::global_threads, tuning::global_blocks, tuning::sample_vectors(sample_bytes)};
   }
@@ -251,6 +279,9 @@ ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_ca
     case histogram_path::byte_lanes: return c.byte_samples && !c.weighted && c.segments == 0;
     case histogram_path::shared_packed16:
       return !bytes_only && stageable && c.active == 1 && !c.weighted && c.counter_takes_packed16 && c.segments == 0;
+    case histogram_path::partition:
+      return !c.byte_samples && c.channels == 1 && !c.weighted && c.segments == 0 && c.rows == 1 &&
+             c.level_bytes == 0 && c.table_bytes == 0;
     case histogram_path::shared_replicas:
     case histogram_path::global_atomics: return !bytes_only && stageable;
     default: return false;
@@ -341,13 +372,150 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
   return p;
 }
 
+/// The partition path's scatter: a tile's bins staged by bucket, and per bucket its count, offset in the tile,
+/// place in the workspace and offset in the chunk.
+struct partition_scatter_layout {
+  int buckets;
+  int tile;
+  struct spans {
+    unsigned* staged;
+    unsigned* count;
+    unsigned* offset;
+    unsigned* place;
+    unsigned* base;
+    unsigned* warp_sums;
+  };
+  ONCHIP_HOST_DEVICE spans operator()(carver& c) const {
+    const auto k = static_cast<cuda::std::size_t>(buckets) + 1;
+    spans s{};
+    s.staged = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(tile)).data();
+    s.count = c.take<unsigned>(k).data();
+    s.offset = c.take<unsigned>(k).data();
+    s.place = c.take<unsigned>(k).data();
+    s.base = c.take<unsigned>(k).data();
+    s.warp_sums = c.take<unsigned>(32).data();
+    return s;
+  }
+};
+
+/// Words of a bucket's counters in the partition path's bucket pass: one more every 32 (bin i at word
+/// i + i / 32), so bins a multiple of 32 apart do not share a bank.
+ONCHIP_HOST_DEVICE constexpr int padded_words(int slice) { return slice + slice / 32; }
+
+/// The partition path's bucket pass: one bucket's 32-bit counters, and per bucket its offset in the chunk and
+/// its first item.
+struct partition_bins_layout {
+  int slice_bits;
+  int buckets;
+  struct spans {
+    unsigned* counters;
+    unsigned* base;
+    unsigned* items;
+    unsigned* warp_sums;
+  };
+  ONCHIP_HOST_DEVICE spans operator()(carver& c) const {
+    const auto k = static_cast<cuda::std::size_t>(buckets) + 1;
+    spans s{};
+    s.counters = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits))).data();
+    s.base = c.take<unsigned>(k).data();
+    s.items = c.take<unsigned>(k).data();
+    s.warp_sums = c.take<unsigned>(32).data();
+    return s;
+  }
+};
+
+/// Bytes of the partition workspace: the buckets' sizes and fill counts, then one chunk's 16-bit keys (16 bytes
+/// spare, so a caller's workspace at any 2-byte alignment holds them).
+ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_workspace_bytes(int buckets, cuda::std::size_t chunk) {
+  return (static_cast<cuda::std::size_t>(buckets) * 8 + 15) / 16 * 16 + chunk * 2 + 16;
+}
+
+/// The most blocks of `threads` threads and `smem` bytes of shared memory an SM holds, up to `wanted`.
+ONCHIP_HOST_DEVICE constexpr int blocks_fitting(const device_limits& d, int threads, cuda::std::size_t smem,
+                                                int wanted) {
+  int blocks = wanted;
+  blocks = blocks < d.max_threads_per_sm / threads ? blocks : d.max_threads_per_sm / threads;
+  blocks = blocks < d.max_blocks_per_sm ? blocks : d.max_blocks_per_sm;
+  for (; blocks >= 1; --blocks) {
+    const cuda::std::size_t share = d.smem_per_sm / blocks;
+    const cuda::std::size_t budget = share > d.smem_reserved_per_block ? share - d.smem_reserved_per_block : 0;
+    if (smem <= budget && smem <= d.smem_per_block_optin) { return blocks; }
+  }
+  return 0;
+}
+
+/**
+ * The partition path for `c` on `d` with a workspace of at most `cap` bytes: the widest bucket whose counters
+ * fit a block (fewest buckets), within tuning::partition_max_buckets; chunks as large as the cap allows.
+ * Returns !ok() where it cannot serve the call.
+ */
+ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, const device_limits& d,
+                                                    cuda::std::size_t cap) {
+  if (!serves(histogram_path::partition, c)) { return {}; }
+  const long long bins = c.total_bins();
+  constexpr int tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
+  for (int s = tuning::partition_max_slice_bits; s >= tuning::partition_min_slice_bits; --s) {
+    const long long buckets = (bins + (1LL << s) - 1) >> s;
+    if (buckets > tuning::partition_max_buckets) { return {}; }  // narrower buckets only make more of them
+    const int k = static_cast<int>(buckets);
+    const cuda::std::size_t bins_smem = smem_bytes(partition_bins_layout{s, k});
+    const cuda::std::size_t scatter_smem = smem_bytes(partition_scatter_layout{k, tile});
+    const int bins_blocks = blocks_fitting(d, tuning::partition_bins_threads, bins_smem, 1);
+    const int scatter_blocks =
+        blocks_fitting(d, tuning::partition_scatter_threads, scatter_smem, tuning::partition_scatter_blocks);
+    const cuda::std::size_t fixed = partition_workspace_bytes(k, 0);
+    if (bins_blocks == 0 || scatter_blocks == 0 || cap < fixed + 128) { continue; }
+    const cuda::std::size_t most = (cap - fixed) / 2 / 64 * 64;  // chunks keep the input's 16-byte alignment
+    launch_plan p{};
+    partition_plan& q = p.partition;
+    q.slice_bits = s;
+    q.buckets = k;
+    q.chunk_samples = c.row_samples < most ? c.row_samples : most;
+    q.scatter_blocks_per_sm = scatter_blocks;
+    q.scatter_smem = scatter_smem;
+    q.bins_blocks_per_sm = bins_blocks;
+    q.bins_smem = bins_smem;
+    q.bins_grid = d.sms * bins_blocks;
+    const cuda::std::size_t tiles = (q.chunk_samples + tile - 1) / tile;
+    const auto resident = static_cast<cuda::std::size_t>(d.sms) * scatter_blocks;
+    q.scatter_grid = static_cast<int>(tiles < resident ? (tiles > 0 ? tiles : 1) : resident);
+    const auto share = static_cast<cuda::std::size_t>(q.bins_grid) * tuning::partition_items_per_block;
+    const cuda::std::size_t fair = (q.chunk_samples + share - 1) / share;
+    q.item_keys = fair > tuning::partition_min_item_keys ? fair : tuning::partition_min_item_keys;
+    q.workspace_bytes = partition_workspace_bytes(k, q.chunk_samples);
+    p.path = histogram_path::partition;
+    p.threads = tuning::partition_scatter_threads;
+    p.blocks_per_sm = scatter_blocks;
+    p.grid = q.scatter_grid;
+    p.smem_bytes = scatter_smem;
+    p.vectors = tuning::partition_bins_vectors;
+    return p;
+  }
+  return {};
+}
+
+/// Whether partitioning pays for an input (the plan's automatic choice; a forced path ignores it).
+ONCHIP_HOST_DEVICE constexpr bool worth_partitioning(const histogram_call& c) {
+  const cuda::std::size_t samples = c.row_samples * c.rows;
+  const auto bins = static_cast<cuda::std::size_t>(c.total_bins());
+  return samples >= tuning::partition_min_samples && samples >= bins;
+}
+
 /// The first path in order that serves `call` and fits `device` (`only`: that path alone).
 ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, const device_limits& device,
-                                               histogram_path only) {
+                                               histogram_path only,
+                                               cuda::std::size_t workspace_cap = tuning::partition_workspace_cap) {
   constexpr histogram_path order[] = {histogram_path::byte_lanes, histogram_path::shared_replicas,
-                                      histogram_path::shared_packed16, histogram_path::global_atomics};
+                                      histogram_path::shared_packed16, histogram_path::partition,
+                                      histogram_path::global_atomics};
   for (histogram_path path : order) {
     if ((only != histogram_path::automatic && path != only) || !serves(path, call)) { continue; }
+    if (path == histogram_path::partition) {
+      if (only == histogram_path::automatic && !worth_partitioning(call)) { continue; }
+      const launch_plan p = fit_partition(call, device, workspace_cap);
+      if (p.ok()) { return p; }
+      continue;
+    }
     launch_plan p = fit(path, call, device);
     // A value table leaves one block per SM: it runs as one wide block, with as many threads as two.
     const bool one_block = call.table_bytes > 0 && p.ok() && p.blocks_per_sm < tuning::shared_blocks;
@@ -369,12 +537,13 @@ ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, cons
  * Range binners keep their levels' grid of cells where any path fits with it (a table read per sample beats any
  * layout of the counters); levels too many for their grid as well run without it (a binary search per sample).
  */
-ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(histogram_call call, const device_limits& device,
-                                                     histogram_path only = histogram_path::automatic) {
-  const launch_plan p = first_fit(call, device, only);
+ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(
+    histogram_call call, const device_limits& device, histogram_path only = histogram_path::automatic,
+    cuda::std::size_t workspace_cap = tuning::partition_workspace_cap) {
+  const launch_plan p = first_fit(call, device, only, workspace_cap);
   if (p.ok() || call.level_bytes == 0 || !call.level_grid) { return p; }
   call.level_grid = false;
-  return first_fit(call, device, only);
+  return first_fit(call, device, only, workspace_cap);
 }
 
 /// The call as the planned kernel carves it.
@@ -389,6 +558,7 @@ ONCHIP_HOST_DEVICE constexpr const char* path_name(histogram_path path) {
     case histogram_path::byte_lanes: return "byte_lanes";
     case histogram_path::shared_replicas: return "shared_replicas";
     case histogram_path::shared_packed16: return "shared_packed16";
+    case histogram_path::partition: return "partition";
     case histogram_path::global_atomics: return "global_atomics";
     default: return "automatic";
   }

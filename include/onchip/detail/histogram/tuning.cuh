@@ -133,6 +133,34 @@ inline constexpr int global_threads = 256;
 /// 48-72 registers per thread on sm_90: three blocks of 256 threads fit the register file.
 inline constexpr int global_blocks = 3;
 
+// --- Partition: bins beyond shared memory, counted in two passes through a workspace (partition.cuh). -------
+/// Bins per bucket: the largest power of two up to 2^15 whose 32-bit counters (plus the buckets' offsets) fit one
+/// block, and at least 2^12; keys are the low bits of a bin, so a bucket holds at most 2^16 bins.
+inline constexpr int partition_max_slice_bits = 15;
+inline constexpr int partition_min_slice_bits = 12;
+/// At most this many buckets (each block of the scatter ranks a tile's keys among all of them); more bins take
+/// the global atomics.
+inline constexpr int partition_max_buckets = 4096;
+/// The scatter: tiles of 1024 threads x 8 samples (32 KiB of staged bins), one block per SM (a tile's bins and
+/// ranks, and the next tile's samples loaded while this one is written out, in 64 registers per thread; 512
+/// threads x 12 samples in two blocks spilled 8-40 bytes on sm_90). 1 GiB of f32 on the H200, 2026-11-30: 606,
+/// 556 and 494 GB/s at 2^20, 2^22 and 2^24 bins, against 570, 583 and 471 in two blocks of 512 x 8.
+inline constexpr int partition_scatter_threads = 1024;
+inline constexpr int partition_scatter_blocks = 1;
+inline constexpr int partition_scatter_items = 8;
+/// The bucket pass: one block of 1024 threads per SM around one bucket's counters, 4 vectors of keys in flight.
+inline constexpr int partition_bins_threads = 1024;
+inline constexpr int partition_bins_vectors = 4;
+/// A bucket holding more keys than the chunk's share of this many items per block is split between blocks (so
+/// skewed keys spread over the GPU); a bucket counted by one block is added into the output without atomics.
+inline constexpr int partition_items_per_block = 2;
+inline constexpr cuda::std::size_t partition_min_item_keys = cuda::std::size_t{1} << 16;
+/// The workspace never exceeds this (inputs with more samples than it holds keys run in chunks).
+inline constexpr cuda::std::size_t partition_workspace_cap = cuda::std::size_t{256} << 20;
+/// The plan partitions only inputs of at least this many samples, and at least one per bin: below that, the
+/// fixed cost (zeroing and flushing every bucket's counters, three launches per chunk) exceeds the atomics saved.
+inline constexpr cuda::std::size_t partition_min_samples = cuda::std::size_t{1} << 20;
+
 // --- Grid shape. -----------------------------------------------------------------------------------------------
 /// A row runs on the whole grid when it holds at least this many samples per resident thread (shorter rows:
 /// one block per row, so each block streams whole rows).

@@ -1,0 +1,33 @@
+// Instruction contracts of the partition path's kernels (release build, ONCHIP_CHECKS=0), f32 samples in even
+// bins: nothing in local memory; the scatter ranks each sample with one returning shared atomic, reserves room
+// with global atomics (one per bucket and tile, not per sample: no global reduction in the sample loop) and
+// writes 16-bit keys; the bucket pass reads the keys as 16-byte vectors and counts each with one shared atomic
+// without return, then adds its counters into the output with plain stores or global reductions.
+//
+// contract sass * lacks LDL|STL
+// contract sass k_scatter has ATOMS\.(ADD|POPC\.INC\.32) R[0-9]+,
+// contract sass k_scatter has ATOMG\.E\.ADD
+// contract sass k_scatter has STG\.E\.U16
+// contract sass k_scatter has LDG\.E\.EF\.CONSTANT
+// contract sass k_scatter lacks \bREDG?\b|\bREDG?\.
+// contract sass k_bins has ATOMS\.POPC\.INC\.32 RZ,
+// contract sass k_bins has LDG\.E\.EF\.128\.CONSTANT
+// contract sass k_bins has REDG?\.E\.ADD
+// contract sass k_bins lacks ATOMG|LDS\.U16
+#include <onchip/histogram.cuh>
+
+namespace {
+using f32_job = onchip::detail::histogram_job<1, 1, float, onchip::detail::no_weights,
+                                              onchip::detail::plain_binners<1, onchip::bin_even<float>>, unsigned>;
+namespace tuning = onchip::detail::tuning;
+}  // namespace
+
+extern "C" __global__ void __launch_bounds__(tuning::partition_scatter_threads, tuning::partition_scatter_blocks)
+    k_scatter(f32_job job, onchip::detail::partition_args p) {
+  onchip::detail::partition_scatter<tuning::partition_scatter_threads, tuning::partition_scatter_items>(job, p);
+}
+
+extern "C" __global__ void __launch_bounds__(tuning::partition_bins_threads, 1)
+    k_bins(f32_job job, onchip::detail::partition_args p) {
+  onchip::detail::partition_bins<tuning::partition_bins_threads, tuning::partition_bins_vectors>(job, p);
+}

@@ -1,0 +1,205 @@
+// Bins beyond shared memory through the partition path (two passes through a workspace), against the host
+// reference: 2^16 + 1 to 2^26 bins, uniform, skewed and one-bin keys, n = 0 and 1, odd tails, misaligned starts,
+// several chunks, a caller's workspace, a failed allocation's fallback, 64-bit counters and a custom binner.
+#include <onchip/histogram.cuh>
+
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "histogram_common.cuh"
+
+using onchip::detail::histogram_path;
+
+namespace {
+
+bool under_sanitizer() { return std::getenv("ONCHIP_SANITIZER") != nullptr; }
+
+/// Keys with a heavy head: floor(span * u^8), most of them in the first bucket (as Zipf-like data puts them).
+template <class S>
+std::vector<S> heavy_head(std::size_t n, double lo, double hi, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<S> out(n);
+  for (auto& x : out) {
+    const double p = u(rng), v = lo + (hi - lo) * p * p * p * p * p * p * p * p;
+    x = static_cast<S>(std::is_integral_v<S> ? std::floor(v) : v);
+  }
+  return out;
+}
+
+template <class S, class L>
+std::vector<double> reference(const std::vector<S>& samples, L lo, L hi, int bins) {
+  std::vector<double> expected(static_cast<std::size_t>(bins), 0.0);
+  for (const S& s : samples) {
+    const int b = hist_test::reference_even(s, lo, hi, bins);
+    if (b >= 0) { expected[static_cast<std::size_t>(b)] += 1; }
+  }
+  return expected;
+}
+
+/**
+ * histogram_even of `host` (misaligned by one sample) into a poisoned output of `C` counters, with `path` forced,
+ * against the reference; the ignored count, and the path the call reports, too. Then accumulating: twice.
+ */
+template <class C = unsigned, class S, class L>
+void check_even(const std::vector<S>& host, int bins, L lo, L hi, histogram_path path,
+                const char* expected_path = nullptr) {
+  INFO(bins << " bins, " << host.size() << " samples, path " << onchip::detail::path_name(path));
+  hist_test::device_samples<S> in(host, sizeof(S));
+  hist_test::device_hist<C> hist(static_cast<std::size_t>(bins));
+  onchip_test::device_buffer<unsigned long long> ignored(1);
+  ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
+  const onchip::detail::histogram_path_override force(path);
+  onchip::histogram_options options;
+  options.ignored = ignored.data();
+  const char* ran = nullptr;
+  options.path = &ran;
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, host.size(), hist.buffer.data(), bins, lo, hi, nullptr, options));
+  std::vector<double> expected = reference(host, lo, hi, bins);
+  hist_test::require_equal(hist.get(), expected);
+  double in_bins = 0;
+  for (double e : expected) { in_bins += e; }
+  unsigned long long missed = 0;
+  ONCHIP_CUDA_REQUIRE(cudaMemcpy(&missed, ignored.data(), sizeof missed, cudaMemcpyDeviceToHost));
+  CHECK(static_cast<double>(missed) == static_cast<double>(host.size()) - in_bins);
+  REQUIRE(ran != nullptr);
+  CHECK(std::string(ran) == std::string(expected_path != nullptr ? expected_path : onchip::detail::path_name(path)));
+  options.accumulate = true;
+  options.ignored = nullptr;
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, host.size(), hist.buffer.data(), bins, lo, hi, nullptr, options));
+  for (auto& e : expected) { e *= 2; }
+  hist_test::require_equal(hist.get(), expected);
+}
+
+}  // namespace
+
+ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 keys, uniform, skewed, one bin") {
+  const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 7);
+  for (int bins : {65537, 1 << 20, 1 << 22, 1 << 24, 1 << 26}) {
+    if (under_sanitizer() && bins > (1 << 22)) { continue; }  // minutes of flushes under the tools
+    for (auto d : {hist_test::distribution::uniform, hist_test::distribution::degenerate}) {
+      INFO(hist_test::name(d));
+      check_even(hist_test::make_samples<float>(n, 0.0, 1.0, d, 21), bins, 0.0f, 1.0f, histogram_path::partition);
+      check_even(hist_test::make_samples<std::uint32_t>(n, 0.0, 4294967296.0, d, 22), bins, 0LL, 4294967296LL,
+                 histogram_path::partition);
+    }
+    check_even(heavy_head<float>(n, 0.0, 1.0, 23), bins, 0.0f, 1.0f, histogram_path::partition);
+    check_even(hist_test::make_samples<std::int32_t>(n, -1e9, 1e9, hist_test::distribution::skewed, 24), bins,
+               -1000000000, 1000000000, histogram_path::partition);
+  }
+  // The plan's own choice for a large input of many bins is the partition.
+  check_even(hist_test::make_samples<float>(hist_test::sized(std::size_t{3} << 20), 0.0, 1.0,
+                                            hist_test::distribution::uniform, 25),
+             1 << 20, 0.0f, 1.0f, histogram_path::automatic,
+             under_sanitizer() ? "global_atomics" : "partition");
+}
+
+ONCHIP_GPU_TEST_CASE("the partition path: n = 0 and 1, odd tails, NaN and out-of-range samples, 64-bit counters") {
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{8191}, std::size_t{8193},
+                        std::size_t{100003}}) {
+    check_even(hist_test::make_samples<float>(n, 0.0, 1.0, hist_test::distribution::uniform, 31), 1 << 20, 0.0f,
+               1.0f, histogram_path::partition);
+  }
+  const std::size_t n = hist_test::sized(std::size_t{1} << 21);
+  check_even(hist_test::make_samples<float>(n, 0.0, 1.0, hist_test::distribution::nan_laced, 32), 1 << 18, 0.0f,
+             1.0f, histogram_path::partition);
+  check_even(hist_test::make_samples<double>(n, -5.0, 5.0, hist_test::distribution::out_of_range, 33), 100000, -5.0,
+             5.0, histogram_path::partition);
+  check_even<unsigned long long>(hist_test::make_samples<std::uint32_t>(n, 0.0, 4294967296.0,
+                                                                        hist_test::distribution::uniform, 34),
+                                 1 << 24, 0LL, 4294967296LL, histogram_path::partition);
+  check_even<double>(heavy_head<std::int64_t>(n, 0.0, 1e12, 35), 1 << 21, 0LL, 1000000000000LL,
+                     histogram_path::partition);
+}
+
+ONCHIP_GPU_TEST_CASE("the partition path in chunks, in a caller's workspace, and without a workspace") {
+  const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
+  const auto samples = heavy_head<float>(n, 0.0, 1.0, 41);
+  {
+    INFO("a 1 MiB workspace cap: chunks of under 2^19 samples");
+    const onchip::detail::workspace_cap_override cap(std::size_t{1} << 20);
+    check_even(samples, 1 << 22, 0.0f, 1.0f, histogram_path::partition);
+  }
+  {
+    INFO("the allocation fails: global atomics count instead, and the call says so");
+    const onchip::detail::workspace_failure_override fail(true);
+    check_even(samples, 1 << 22, 0.0f, 1.0f, histogram_path::partition, "global_atomics");
+  }
+  // A caller's workspace at an odd 2-byte offset, sized by the query; a smaller one is refused.
+  std::size_t bytes = 0;
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_workspace_bytes<float>(n, 1 << 22, &bytes));
+  if (!under_sanitizer()) { CHECK(bytes > n * 2); }  // one chunk's keys
+  std::size_t none = 1;
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_workspace_bytes<float>(n, 4096, &none));
+  CHECK(none == 0);  // on chip
+  CHECK(onchip::histogram_workspace_bytes<float>(n, 0, &none) == cudaErrorInvalidValue);
+  const onchip::detail::histogram_path_override force(histogram_path::partition);
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_workspace_bytes<float>(n, 1 << 22, &bytes));
+  REQUIRE(bytes > 0);
+  onchip_test::device_buffer<unsigned char> workspace(bytes + 2);
+  hist_test::device_samples<float> in(samples, 4);
+  hist_test::device_hist<unsigned> hist(std::size_t{1} << 22);
+  onchip::histogram_options options;
+  options.workspace = workspace.data() + 2;
+  options.workspace_bytes = bytes;
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), 1 << 22, 0.0f, 1.0f, nullptr, options));
+  hist_test::require_equal(hist.get(), reference(samples, 0.0f, 1.0f, 1 << 22));
+  options.workspace_bytes = bytes - 1;
+  CHECK(onchip::histogram_even(in.data, n, hist.buffer.data(), 1 << 22, 0.0f, 1.0f, nullptr, options) ==
+        cudaErrorInvalidValue);
+  CHECK(std::string(onchip::last_error_message()).find("histogram_workspace_bytes") != std::string::npos);
+}
+
+namespace {
+/// Key frequencies: a multiplicative hash of a 32-bit key into 2^22 bins.
+struct hash_bins {
+  ONCHIP_HOST_DEVICE int operator()(std::uint32_t key) const { return static_cast<int>((key * 2654435761u) >> 10); }
+};
+}  // namespace
+
+ONCHIP_GPU_TEST_CASE("the partition path with a custom binner: hashed keys into 2^22 bins") {
+  const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 1);
+  const auto keys = heavy_head<std::uint32_t>(n, 0.0, 1e6, 51);
+  hist_test::device_samples<std::uint32_t> in(keys, 0);
+  std::vector<double> expected(std::size_t{1} << 22, 0.0);
+  for (std::uint32_t k : keys) { expected[hash_bins{}(k)] += 1; }
+  for (histogram_path path : {histogram_path::partition, histogram_path::global_atomics}) {
+    INFO(onchip::detail::path_name(path));
+    const onchip::detail::histogram_path_override force(path);
+    hist_test::device_hist<unsigned> hist(expected.size());
+    ONCHIP_CUDA_REQUIRE(onchip::histogram(in.data, n, hist.buffer.data(), 1 << 22, hash_bins{}));
+    hist_test::require_equal(hist.get(), expected);
+  }
+}
+
+ONCHIP_GPU_TEST_CASE("the partition path past 4 GiB: 32 chunks, more than 2^32 hits in one bin of 64-bit counters") {
+  if (std::getenv("ONCHIP_SANITIZER") != nullptr) {
+    MESSAGE("skipped under compute-sanitizer (16 GiB of input)");
+    return;
+  }
+  const std::size_t samples = (std::size_t{1} << 32) + 5;  // u32: 16 GiB + 20 bytes
+  const std::size_t bytes = samples * 4 + 16;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ONCHIP_CUDA_REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < bytes + (std::size_t{1} << 30)) {
+    MESSAGE("skipped: the GPU has " << (free_bytes >> 20) << " MiB free, the test needs " << (bytes >> 20));
+    return;
+  }
+  onchip_test::device_buffer<unsigned char> buffer(bytes);
+  ONCHIP_CUDA_REQUIRE(cudaMemset(buffer.data(), 0x2a, bytes));
+  // 0x2a2a2a2a = 707406378 over [0, 2^32) in 2^20 bins: bin 707406378 >> 12 = 172706, 2^32 + 5 times; the input
+  // starts 4 bytes past 16-byte alignment.
+  const auto* keys = reinterpret_cast<const std::uint32_t*>(buffer.data() + 4);
+  hist_test::device_hist<unsigned long long> hist(std::size_t{1} << 20);
+  const char* ran = nullptr;
+  onchip::histogram_options options;
+  options.path = &ran;
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(keys, samples, hist.buffer.data(), 1 << 20, 0LL, 4294967296LL, nullptr,
+                                             options));
+  CHECK(std::string(ran) == "partition");
+  std::vector<double> expected(std::size_t{1} << 20, 0.0);
+  expected[172706] = static_cast<double>(samples);
+  hist_test::require_equal(hist.get(), expected);
+}
