@@ -253,10 +253,10 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
     Job chunk = job;
     chunk.samples = job.samples + first;
     chunk.row_samples = std::min(q.chunk_samples, job.row_samples - first);
-    bucket_job buckets{chunk.samples, chunk.row_samples, 1, chunk.row_samples * sizeof(typename Job::sample_t),
-                       nullptr, nullptr, {}, {0, q.buckets}, {sizes_of}};
-    buckets.binners.binner[0] = {job.binners.binner[0], job.total_bins(), q.slice_bits};
-    buckets.binners.bins[0] = q.buckets;
+    const typename bucket_job::binners_t bucket_of{{{job.binners.binner[0], job.total_bins(), q.slice_bits}},
+                                                   {q.buckets}};
+    const bucket_job buckets{chunk.samples, chunk.row_samples, 1, chunk.row_samples * sizeof(typename Job::sample_t),
+                             nullptr, nullptr, bucket_of, {0, q.buckets}, {sizes_of}};
     const histogram_call sized = describe(buckets, false);
     const launch_plan s = shape_grid(fit(histogram_path::shared_replicas, sized, d), sized, d);
     if (!s.ok() || s.threads != sizes.threads) { return invalid(who, "the partition's first pass cannot be planned"); }
