@@ -224,7 +224,11 @@ struct histogram_options {
 /**
  * @brief Bytes of workspace a one-channel histogram_even or histogram call of `n` samples of `Sample` into
  * `num_bins` bins of `Counter` needs on the current device: 0 when it runs on chip (no workspace).
- * @param bytes  receives the size; pass a workspace of at least this in histogram_options::workspace
+ * @tparam Sample   the samples' type
+ * @tparam Counter  the histogram's counter type
+ * @param n         number of samples the call will have
+ * @param num_bins  number of bins the call will have
+ * @param bytes     receives the size; pass a workspace of at least this in histogram_options::workspace
  * @return cudaSuccess, or cudaErrorInvalidValue for num_bins outside 1 to 2^30 or a null `bytes`
  */
 template <class Sample, class Counter = unsigned>

@@ -25,6 +25,22 @@ inline std::size_t sized(std::size_t n) {
   return std::getenv("ONCHIP_SANITIZER") != nullptr && n > (std::size_t{1} << 16) ? (std::size_t{1} << 16) + 3 : n;
 }
 
+/// Whether a test may allocate `bytes` of input: not under compute-sanitizer (minutes), and only with 1 GiB to
+/// spare on the GPU; logs why not.
+inline bool huge_input_fits(std::size_t bytes) {
+  if (std::getenv("ONCHIP_SANITIZER") != nullptr) {
+    MESSAGE("skipped under compute-sanitizer (" << (bytes >> 20) << " MiB of input)");
+    return false;
+  }
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ONCHIP_CUDA_REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < bytes + (std::size_t{1} << 30)) {
+    MESSAGE("skipped: the GPU has " << (free_bytes >> 20) << " MiB free, the test needs " << (bytes >> 20));
+    return false;
+  }
+  return true;
+}
+
 template <class T>
 inline constexpr bool is_half_v = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
 
