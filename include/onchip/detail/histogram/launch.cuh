@@ -247,7 +247,6 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
                       sizes_of + q.buckets,
                       q.buckets,
                       q.slice_bits,
-                      tile,
                       q.item_keys};
   for (cuda::std::size_t first = 0; first < job.row_samples; first += q.chunk_samples) {
     Job chunk = job;
@@ -325,7 +324,10 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   if (options.path != nullptr) { *options.path = path_name(plan.path); }
   const bool empty = !Job::segmented && call.input_bytes() == 0;
   if (!options.accumulate && (empty || !plan.zero_in_kernel)) {
-    if (cudaError_t e = clear_outputs(job, stream, who); e != cudaSuccess) { return e; }
+    if (cudaError_t e = clear_outputs(job, stream, who); e != cudaSuccess) {
+      if (owned != nullptr) { static_cast<void>(cudaFreeAsync(owned, stream)); }
+      return e;
+    }
   }
   if (empty) { return succeed(); }
   if (plan.path == histogram_path::partition) {
@@ -335,7 +337,7 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
     } else {
       e = invalid(who, "no kernel of this call's type serves the path partition");
     }
-    if (owned != nullptr) {
+    if (owned != nullptr) {  // after the passes in stream order, also when one of them failed to launch
       const cudaError_t freed = cuda_call(cudaFreeAsync(owned, stream), who);
       if (e == cudaSuccess) { e = freed; }
     }

@@ -52,7 +52,6 @@ struct partition_args {
   unsigned* fill;             // keys placed per bucket so far (zeroed before the scatter)
   int buckets;
   int slice_bits;
-  int tile;
   cuda::std::size_t item_keys;
 };
 
