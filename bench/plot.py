@@ -37,7 +37,7 @@ def main():
     seen = set()
     for r in rows:
         distribution = r["distribution"]
-        if any(kind in distribution for kind in ("block primitive", "weighted", "RGBA", "segmented")):
+        if any(kind in distribution for kind in ("block primitive", "weighted", "RGBA", "segmented", "global atomics")):
             continue
         base = next((p for p in ("normal(0.5, 0.02)", "uniform", "degenerate", "skewed", "image", "text")
                      if distribution.startswith(p)), None)
