@@ -19,16 +19,19 @@
 
 namespace hist_test {
 
-/// `n`, or a smaller size under compute-sanitizer (ONCHIP_SANITIZER set), where big inputs take minutes; the
-/// edges of the smaller inputs still sit flush against their allocations.
+/// Whether the test runs under compute-sanitizer (ONCHIP_SANITIZER set), where big inputs take minutes.
+inline bool under_sanitizer() { return std::getenv("ONCHIP_SANITIZER") != nullptr; }
+
+/// `n`, or a smaller size under compute-sanitizer; the edges of the smaller inputs still sit flush against their
+/// allocations.
 inline std::size_t sized(std::size_t n) {
-  return std::getenv("ONCHIP_SANITIZER") != nullptr && n > (std::size_t{1} << 16) ? (std::size_t{1} << 16) + 3 : n;
+  return under_sanitizer() && n > (std::size_t{1} << 16) ? (std::size_t{1} << 16) + 3 : n;
 }
 
 /// Whether a test may allocate `bytes` of input: not under compute-sanitizer (minutes), and only with 1 GiB to
 /// spare on the GPU; logs why not.
 inline bool huge_input_fits(std::size_t bytes) {
-  if (std::getenv("ONCHIP_SANITIZER") != nullptr) {
+  if (under_sanitizer()) {
     MESSAGE("skipped under compute-sanitizer (" << (bytes >> 20) << " MiB of input)");
     return false;
   }

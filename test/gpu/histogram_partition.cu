@@ -3,7 +3,6 @@
 // several chunks, a caller's workspace, a failed allocation's fallback, 64-bit counters and a custom binner.
 #include <onchip/histogram.cuh>
 
-#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,8 +12,6 @@
 using onchip::detail::histogram_path;
 
 namespace {
-
-bool under_sanitizer() { return std::getenv("ONCHIP_SANITIZER") != nullptr; }
 
 /// Keys with a heavy head: floor(span * u^8), most of them in the first bucket (as Zipf-like data puts them).
 template <class S>
@@ -78,7 +75,7 @@ void check_even(const std::vector<S>& host, int bins, L lo, L hi, histogram_path
 ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 keys, uniform, skewed, one bin") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 7);
   for (int bins : {65537, 1 << 20, 1 << 22, 1 << 24, 1 << 26}) {
-    if (under_sanitizer() && bins > (1 << 22)) { continue; }  // minutes of flushes under the tools
+    if (hist_test::under_sanitizer() && bins > (1 << 22)) { continue; }  // minutes of flushes under the tools
     for (auto d : {hist_test::distribution::uniform, hist_test::distribution::degenerate}) {
       INFO(hist_test::name(d));
       check_even(hist_test::make_samples<float>(n, 0.0, 1.0, d, 21), bins, 0.0f, 1.0f, histogram_path::partition);
@@ -93,7 +90,7 @@ ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 k
   check_even(hist_test::make_samples<float>(hist_test::sized(std::size_t{3} << 20), 0.0, 1.0,
                                             hist_test::distribution::uniform, 25),
              1 << 20, 0.0f, 1.0f, histogram_path::automatic,
-             under_sanitizer() ? "global_atomics" : "partition");
+             hist_test::under_sanitizer() ? "global_atomics" : "partition");
 }
 
 ONCHIP_GPU_TEST_CASE("the partition path: n = 0 and 1, odd tails, NaN and out-of-range samples, 64-bit counters") {
@@ -130,7 +127,7 @@ ONCHIP_GPU_TEST_CASE("the partition path in chunks, in a caller's workspace, and
   // A caller's workspace at an odd 2-byte offset, sized by the query; a smaller one is refused.
   std::size_t bytes = 0;
   ONCHIP_CUDA_REQUIRE(onchip::histogram_workspace_bytes<float>(n, 1 << 22, &bytes));
-  if (!under_sanitizer()) { CHECK(bytes > n * 2); }  // one chunk's keys
+  if (!hist_test::under_sanitizer()) { CHECK(bytes > n * 2); }  // one chunk's keys
   std::size_t none = 1;
   ONCHIP_CUDA_REQUIRE(onchip::histogram_workspace_bytes<float>(n, 4096, &none));
   CHECK(none == 0);  // on chip

@@ -237,7 +237,7 @@ ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel b
 ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, RGBA, rows, ignored samples") {
   // The limit lowered from 128 GiB to about 1 MiB, so the pieces are many and small: odd lengths, every
   // misalignment, whole rows per piece and rows cut into pieces, with and without accumulating.
-  const bool sanitizer = std::getenv("ONCHIP_SANITIZER") != nullptr;  // smaller sizes, as many pieces
+  const bool sanitizer = hist_test::under_sanitizer();  // smaller sizes, as many pieces
   const std::size_t limit = (sanitizer ? std::size_t{4096} : std::size_t{1} << 20) + 37;
   const onchip::detail::byte_piece_override pieces(limit);
   const std::size_t n = 5 * limit + 11;

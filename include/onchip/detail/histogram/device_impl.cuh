@@ -267,10 +267,11 @@ cudaError_t histogram_workspace_bytes(cuda::std::size_t n, int num_bins, cuda::s
                                           detail::unweighted, binners, out);
   int device = 0;
   detail::device_limits limits{};
-  if (cudaError_t e = detail::current_device_limits(device, limits, who); e != cudaSuccess) { return e; }
-  const detail::launch_plan plan =
-      detail::plan_histogram(detail::describe(job, false), limits, detail::histogram_path_override::current(),
-                             detail::workspace_cap_override::current());
+  detail::launch_plan plan{};
+  if (cudaError_t e = detail::plan_on_current_device(detail::describe(job, false), device, limits, plan, who);
+      e != cudaSuccess) {
+    return e;
+  }
   *bytes = plan.path == detail::histogram_path::partition && n > 0 ? plan.partition.workspace_bytes : 0;
   return detail::succeed();
 }

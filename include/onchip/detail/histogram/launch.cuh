@@ -95,16 +95,23 @@ inline cudaError_t current_device_limits(int& device, device_limits& out, const 
   return cudaSuccess;
 }
 
+/// The current device, its limits, and the plan of `call` there (with this thread's overrides).
+inline cudaError_t plan_on_current_device(const histogram_call& call, int& device, device_limits& limits,
+                                          launch_plan& plan, const char* who) {
+  if (cudaError_t e = current_device_limits(device, limits, who); e != cudaSuccess) { return e; }
+  plan = plan_histogram(call, limits, histogram_path_override::current(), workspace_cap_override::current());
+  return cudaSuccess;
+}
+
 /// Whether some path serves `job` on the current device (false when the device cannot be queried: the caller's
 /// other way reports that).
 template <class Job>
 bool plannable(const Job& job, const histogram_options& options, const char* who) {
   int device = 0;
   device_limits limits{};
-  if (current_device_limits(device, limits, who) != cudaSuccess) { return false; }
-  return plan_histogram(describe(job, options.accumulate), limits, histogram_path_override::current(),
-                        workspace_cap_override::current())
-      .ok();
+  launch_plan plan{};
+  return plan_on_current_device(describe(job, options.accumulate), device, limits, plan, who) == cudaSuccess &&
+         plan.ok();
 }
 
 /// Zeroes the outputs with memsets (segments: every segment's histogram).
@@ -240,6 +247,8 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
   // The first pass keeps the common vector count: a bucket binner around an integer binner spilled at eight.
   constexpr kernel_shape sizes = shape_v<histogram_path::shared_replicas, bucket_job>;
   constexpr int size_vectors = tuning::sample_vectors(sizeof(typename Job::sample_t));
+  const typename bucket_job::binners_t bucket_of{{{job.binners.binner[0], job.total_bins(), q.slice_bits}},
+                                                 {q.buckets}};
   auto* sizes_of = reinterpret_cast<unsigned*>(workspace);
   const cuda::std::size_t counts_bytes = partition_workspace_bytes(q.buckets, 0) - 16;
   partition_args args{reinterpret_cast<cuda::std::uint16_t*>(workspace + counts_bytes),
@@ -248,17 +257,22 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
                       q.buckets,
                       q.slice_bits,
                       q.item_keys};
+  // The first pass's fit depends on the buckets alone; each chunk's size shapes its grid.
+  const auto buckets_of = [&](const Job& chunk) {
+    return bucket_job{chunk.samples, chunk.row_samples, 1, chunk.row_samples * sizeof(typename Job::sample_t),
+                      nullptr, nullptr, bucket_of, {0, q.buckets}, {sizes_of}};
+  };
+  const launch_plan sizes_fit = fit(histogram_path::shared_replicas, describe(buckets_of(job), false), d);
+  if (!sizes_fit.ok() || sizes_fit.threads != sizes.threads) {
+    return invalid(who, "the partition's first pass cannot be planned");
+  }
   for (cuda::std::size_t first = 0; first < job.row_samples; first += q.chunk_samples) {
     Job chunk = job;
     chunk.samples = job.samples + first;
     chunk.row_samples = std::min(q.chunk_samples, job.row_samples - first);
-    const typename bucket_job::binners_t bucket_of{{{job.binners.binner[0], job.total_bins(), q.slice_bits}},
-                                                   {q.buckets}};
-    const bucket_job buckets{chunk.samples, chunk.row_samples, 1, chunk.row_samples * sizeof(typename Job::sample_t),
-                             nullptr, nullptr, bucket_of, {0, q.buckets}, {sizes_of}};
+    const bucket_job buckets = buckets_of(chunk);
     const histogram_call sized = describe(buckets, false);
-    const launch_plan s = shape_grid(fit(histogram_path::shared_replicas, sized, d), sized, d);
-    if (!s.ok() || s.threads != sizes.threads) { return invalid(who, "the partition's first pass cannot be planned"); }
+    const launch_plan s = shape_grid(sizes_fit, sized, d);
     const kernel_args sized_args{s.walk, s.replicas, s.slices, false, sized, options.ignored};
     if (cudaError_t e = cuda_call(cudaMemsetAsync(sizes_of, 0, counts_bytes, stream), who); e != cudaSuccess) {
       return e;
@@ -269,11 +283,11 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
       return e;
     }
     const auto tiles = static_cast<int>(std::min<cuda::std::size_t>((chunk.row_samples + tile - 1) / tile,
-                                                                    static_cast<cuda::std::size_t>(q.scatter_grid)));
+                                                                    static_cast<cuda::std::size_t>(plan.grid)));
     if (cudaError_t e = launch_sized<partition_scatter_kernel<Job, tuning::partition_scatter_threads,
                                                               tuning::partition_scatter_blocks,
                                                               tuning::partition_scatter_items>>(
-            tiles, tuning::partition_scatter_threads, q.scatter_smem, device, d, stream, who, chunk, args);
+            tiles, plan.threads, plan.smem_bytes, device, d, stream, who, chunk, args);
         e != cudaSuccess) {
       return e;
     }
@@ -293,8 +307,8 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   const histogram_call call = describe(job, options.accumulate);
   int device = 0;
   device_limits limits{};
-  if (cudaError_t e = current_device_limits(device, limits, who); e != cudaSuccess) { return e; }
-  launch_plan plan = plan_histogram(call, limits, histogram_path_override::current(), workspace_cap_override::current());
+  launch_plan plan{};
+  if (cudaError_t e = plan_on_current_device(call, device, limits, plan, who); e != cudaSuccess) { return e; }
   if (!plan.ok()) { return invalid(who, unplanned_message(call, limits)); }
   unsigned char* workspace = nullptr;  // the partition path's: the caller's, or `owned`, allocated here
   void* owned = nullptr;

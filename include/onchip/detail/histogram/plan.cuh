@@ -94,17 +94,15 @@ struct device_limits {
 /**
  * The partition path's passes over each chunk of the input: the buckets' sizes (the shared kernel over
  * `buckets` bins of bin >> slice_bits), the scatter of every sample's bin into its bucket's keys (the low
- * slice_bits bits, 16-bit) in the workspace, and the bucket pass (each bucket's keys counted in shared memory,
- * a bucket of more than `item_keys` keys split between blocks).
+ * slice_bits bits, 16-bit) in the workspace (launched as the launch_plan says: threads, blocks per SM, grid,
+ * shared bytes), and the bucket pass (each bucket's keys counted in shared memory, a bucket of more than
+ * `item_keys` keys split between blocks; launched as below).
  */
 struct partition_plan {
   int slice_bits = 0;  // each bucket holds 2^slice_bits bins
   int buckets = 0;
   cuda::std::size_t chunk_samples = 0;  // samples per chunk (the workspace holds one chunk's keys)
   cuda::std::size_t item_keys = 0;
-  int scatter_grid = 0;
-  int scatter_blocks_per_sm = 0;
-  cuda::std::size_t scatter_smem = 0;
   int bins_grid = 0;
   int bins_blocks_per_sm = 0;
   cuda::std::size_t bins_smem = 0;
@@ -124,7 +122,7 @@ struct launch_plan {
   cuda::std::size_t smem_bytes = 0;
   bool zero_in_kernel = false;  // the kernel zeroes the output (single block, small output): no memset
   bool level_grid = false;      // range binners: the levels' grid of cells is staged too (histogram_call::level_grid)
-  partition_plan partition{};   // the partition path's passes (threads, grid and smem_bytes above: its scatter's)
+  partition_plan partition{};   // the partition path's passes (the fields above: its scatter's)
   ONCHIP_HOST_DEVICE constexpr bool ok() const { return path != histogram_path::automatic; }
 };
 
@@ -293,6 +291,19 @@ ONCHIP_HOST_DEVICE constexpr bool replicated(histogram_path path) {
   return path == histogram_path::shared_replicas;
 }
 
+/// Shared memory one block may take while `blocks` blocks share an SM (the opt-in limit at most).
+ONCHIP_HOST_DEVICE constexpr cuda::std::size_t block_budget(const device_limits& d, int blocks) {
+  const cuda::std::size_t share = d.smem_per_sm / blocks;
+  const cuda::std::size_t budget = share > d.smem_reserved_per_block ? share - d.smem_reserved_per_block : 0;
+  return budget < d.smem_per_block_optin ? budget : d.smem_per_block_optin;
+}
+
+/// `wanted` blocks of `threads` threads per SM, or as many as the SM's threads and block slots allow.
+ONCHIP_HOST_DEVICE constexpr int resident_blocks(const device_limits& d, int threads, int wanted) {
+  int blocks = wanted < d.max_threads_per_sm / threads ? wanted : d.max_threads_per_sm / threads;
+  return blocks < d.max_blocks_per_sm ? blocks : d.max_blocks_per_sm;
+}
+
 /**
  * Sizes `path` for the device: the most blocks per SM up to the intended number whose shared budget holds one
  * copy, then the most interleaved copies (a power of two, up to one per lane) within that budget. Many segments
@@ -304,13 +315,8 @@ ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_c
       shape_of(path, c.sample_bytes, c.level_bytes > 0,
                integer_stream(c.integer_samples, c.weighted, c.segments > 0, c.active), small_slices(c, d),
                c.active > 1, wide);
-  int blocks = shape.blocks;
-  blocks = blocks < d.max_threads_per_sm / shape.threads ? blocks : d.max_threads_per_sm / shape.threads;
-  blocks = blocks < d.max_blocks_per_sm ? blocks : d.max_blocks_per_sm;
-  for (; blocks >= 1; --blocks) {
-    const cuda::std::size_t share = d.smem_per_sm / blocks;
-    cuda::std::size_t budget = share > d.smem_reserved_per_block ? share - d.smem_reserved_per_block : 0;
-    budget = budget < d.smem_per_block_optin ? budget : d.smem_per_block_optin;
+  for (int blocks = resident_blocks(d, shape.threads, shape.blocks); blocks >= 1; --blocks) {
+    const cuda::std::size_t budget = block_budget(d, blocks);
     const int first = path == histogram_path::global_atomics ? 0 : 1;
     if (smem_bytes(layout_of(path, c, first)) > budget) { continue; }
     int replicas = first;
@@ -433,15 +439,9 @@ ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_workspace_bytes(int buc
 /// The most blocks of `threads` threads and `smem` bytes of shared memory an SM holds, up to `wanted`.
 ONCHIP_HOST_DEVICE constexpr int blocks_fitting(const device_limits& d, int threads, cuda::std::size_t smem,
                                                 int wanted) {
-  int blocks = wanted;
-  blocks = blocks < d.max_threads_per_sm / threads ? blocks : d.max_threads_per_sm / threads;
-  blocks = blocks < d.max_blocks_per_sm ? blocks : d.max_blocks_per_sm;
-  for (; blocks >= 1; --blocks) {
-    const cuda::std::size_t share = d.smem_per_sm / blocks;
-    const cuda::std::size_t budget = share > d.smem_reserved_per_block ? share - d.smem_reserved_per_block : 0;
-    if (smem <= budget && smem <= d.smem_per_block_optin) { return blocks; }
-  }
-  return 0;
+  int blocks = resident_blocks(d, threads, wanted);
+  while (blocks >= 1 && smem > block_budget(d, blocks)) { --blocks; }
+  return blocks > 0 ? blocks : 0;
 }
 
 /**
@@ -471,14 +471,12 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
     q.slice_bits = s;
     q.buckets = k;
     q.chunk_samples = c.row_samples < most ? c.row_samples : most;
-    q.scatter_blocks_per_sm = scatter_blocks;
-    q.scatter_smem = scatter_smem;
     q.bins_blocks_per_sm = bins_blocks;
     q.bins_smem = bins_smem;
     q.bins_grid = d.sms * bins_blocks;
     const cuda::std::size_t tiles = (q.chunk_samples + tile - 1) / tile;
     const auto resident = static_cast<cuda::std::size_t>(d.sms) * scatter_blocks;
-    q.scatter_grid = static_cast<int>(tiles < resident ? (tiles > 0 ? tiles : 1) : resident);
+    p.grid = static_cast<int>(tiles < resident ? (tiles > 0 ? tiles : 1) : resident);
     const auto share = static_cast<cuda::std::size_t>(q.bins_grid) * tuning::partition_items_per_block;
     const cuda::std::size_t fair = (q.chunk_samples + share - 1) / share;
     q.item_keys = fair > tuning::partition_min_item_keys ? fair : tuning::partition_min_item_keys;
@@ -486,7 +484,6 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
     p.path = histogram_path::partition;
     p.threads = tuning::partition_scatter_threads;
     p.blocks_per_sm = scatter_blocks;
-    p.grid = q.scatter_grid;
     p.smem_bytes = scatter_smem;
     p.vectors = tuning::partition_bins_vectors;
     return p;
