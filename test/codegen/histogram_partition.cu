@@ -1,17 +1,18 @@
 // Instruction contracts of the partition path's kernels (release build, ONCHIP_CHECKS=0), f32 samples in even
-// bins: nothing in local memory; the scatter ranks each sample with one returning shared atomic, reserves room
-// with global atomics (one per bucket and tile, not per sample: no global reduction in the sample loop) and
-// writes 16-bit keys; the bucket pass reads the keys as 16-byte vectors and counts each with one shared atomic
-// without return, then adds its counters into the output with plain stores or global reductions.
+// bins: nothing in local memory; the scatter ranks each sample with one returning shared atomic, writes a tile's
+// keys as 16-byte vectors and the table's 16-bit offsets, and takes no returning global atomic (no room reserved:
+// each tile's keys have their own place; its global reductions are the per-bucket sizes at the block's end); the
+// bucket pass gathers the keys as 16-byte vectors and counts each with one shared atomic without return, then
+// adds its counters into the output with plain stores or global reductions.
 //
 // contract sass * lacks LDL|STL
 // contract sass k_scatter has ATOMS\.(ADD|POPC\.INC\.32) R[0-9]+,
-// contract sass k_scatter has ATOMG\.E\.ADD
+// contract sass k_scatter has STG\.E\.128
 // contract sass k_scatter has STG\.E\.U16
 // contract sass k_scatter has LDG\.E\.EF\.CONSTANT
-// contract sass k_scatter lacks \bREDG?\b|\bREDG?\.
+// contract sass k_scatter lacks ATOMG
 // contract sass k_bins has ATOMS\.POPC\.INC\.32 RZ,
-// contract sass k_bins has LDG\.E\.EF\.128\.CONSTANT
+// contract sass k_bins has LDG\.E\.128\.CONSTANT
 // contract sass k_bins has REDG?\.E\.ADD
 // contract sass k_bins lacks ATOMG|LDS\.U16
 #include <onchip/histogram.cuh>
@@ -29,5 +30,5 @@ extern "C" __global__ void __launch_bounds__(tuning::partition_scatter_threads, 
 
 extern "C" __global__ void __launch_bounds__(tuning::partition_bins_threads, 1)
     k_bins(f32_job job, onchip::detail::partition_args p) {
-  onchip::detail::partition_bins<tuning::partition_bins_threads, tuning::partition_bins_vectors>(job, p);
+  onchip::detail::partition_bins<tuning::partition_bins_threads, tuning::partition_bins_gather>(job, p);
 }

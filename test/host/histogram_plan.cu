@@ -67,9 +67,13 @@ void check_partition(const histogram_call& c, const device_limits& d, const laun
   const std::size_t n = c.row_samples * c.rows;
   CHECK(q.chunk_samples <= n);
   CHECK((n == 0 || q.chunk_samples >= 1));
-  if (q.chunk_samples < n) { CHECK(q.chunk_samples % 64 == 0); }  // later chunks keep the input's alignment
-  // Room for the buckets' sizes and fill counts, one chunk's 16-bit keys and 15 bytes of realignment, within cap.
-  CHECK(q.workspace_bytes >= static_cast<std::size_t>(q.buckets) * 8 + q.chunk_samples * 2 + 15);
+  const std::size_t tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
+  if (q.chunk_samples < n) { CHECK(q.chunk_samples % tile == 0); }  // whole tiles: chunks keep the alignment
+  CHECK(q.chunk_tiles == (q.chunk_samples + tile - 1) / tile);
+  // Room for the buckets' sizes, one chunk's tiles of 16-bit keys, the table of a 16-bit offset per bucket and
+  // tile (and the tile's keys), and 15 bytes of realignment, within cap.
+  CHECK(q.workspace_bytes >= static_cast<std::size_t>(q.buckets) * 4 + q.chunk_tiles * tile * 2 +
+                                 (q.buckets + 1) * q.chunk_tiles * 2 + 15);
   CHECK(q.workspace_bytes <= cap);
   CHECK(q.item_keys >= tuning::partition_min_item_keys);
   CHECK(p.smem_bytes == onchip::smem_bytes(onchip::detail::partition_scatter_layout{
@@ -179,9 +183,8 @@ TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded ch
   namespace tuning = onchip::detail::tuning;
   const int widest[] = {13, 15, 14, 14, 15};  // bins per bucket (log2) whose counters and offsets fit a block
   // The most bins the partition takes: 4096 buckets, or as many as fit beside the widest bucket's counters: on
-  // sm_75, the scatter's offsets beside its 32 KiB tile in 64 KiB (2039); on the A100, the bucket pass's two
-  // offsets per bucket beside 2^15 + 2^10 counter words in 163 KiB (3951).
-  const long long most[] = {2039LL << 13, 3951LL << 15, 1LL << 26, 1LL << 26, 1LL << 27};
+  // sm_75, the scatter's three counts per bucket (and 32 spare) beside its 16 KiB tile of keys in 64 KiB (4072).
+  const long long most[] = {4072LL << 13, 1LL << 27, 1LL << 26, 1LL << 26, 1LL << 27};
   for (int i = 0; i < 5; ++i) {
     const gpu& g = gpus[i];
     INFO(std::string(g.name));
@@ -206,7 +209,10 @@ TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded ch
           CHECK(p.partition.buckets == buckets);
           // Inputs past the cap's keys run in chunks: the workspace stays within 256 MiB whatever n is.
           CHECK(p.partition.workspace_bytes <= tuning::partition_workspace_cap);
-          CHECK((p.partition.chunk_samples == n) == (n * 2 + 4096 * 8 + 16 <= tuning::partition_workspace_cap));
+          // One chunk when all of n's tiles fit with their table rows, the buckets' sizes and 32 bytes of alignment.
+          const std::size_t tiles = (n + 8191) / 8192;
+          CHECK((p.partition.chunk_samples == n) ==
+                (tiles * (8192 * 2 + (buckets + 1) * 2) + buckets * 4 + 32 <= tuning::partition_workspace_cap));
         }
       }
     }

@@ -235,64 +235,42 @@ cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_ar
 /**
  * The partition path over a validated, non-empty call whose output is zeroed (or accumulated into), in chunks of
  * plan.partition.chunk_samples samples, in `workspace` (16-byte aligned, plan.partition.workspace_bytes - 16
- * bytes): per chunk, a memset of the buckets' sizes and fill counts, and the three passes (partition.cuh).
+ * bytes): per chunk, a memset of the buckets' sizes, the scatter and the bucket pass (partition.cuh).
  */
 template <class Job>
 cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char* workspace,
-                          const histogram_options& options, int device, const device_limits& d, cudaStream_t stream,
+                          unsigned long long* ignored, int device, const device_limits& d, cudaStream_t stream,
                           const char* who) {
-  using bucket_job = bucket_job_t<Job>;
   const partition_plan& q = plan.partition;
-  constexpr int tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
-  // The first pass keeps the common vector count: a bucket binner around an integer binner spilled at eight.
-  constexpr kernel_shape sizes = shape_v<histogram_path::shared_replicas, bucket_job>;
-  constexpr int size_vectors = tuning::sample_vectors(sizeof(typename Job::sample_t));
-  const typename bucket_job::binners_t bucket_of{{{job.binners.binner[0], job.total_bins(), q.slice_bits}},
-                                                 {q.buckets}};
-  auto* sizes_of = reinterpret_cast<unsigned*>(workspace);
-  const cuda::std::size_t counts_bytes = partition_workspace_bytes(q.buckets, 0) - 16;
-  partition_args args{reinterpret_cast<cuda::std::uint16_t*>(workspace + counts_bytes),
-                      sizes_of,
-                      sizes_of + q.buckets,
+  const cuda::std::size_t sizes_bytes = partition_workspace_bytes(q.buckets, 0) - 16;
+  const cuda::std::size_t keys_bytes = q.chunk_tiles * partition_tile * 2;
+  partition_args args{reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes),
+                      reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes + keys_bytes),
+                      reinterpret_cast<unsigned*>(workspace),
+                      ignored,
                       q.buckets,
                       q.slice_bits,
+                      0u,
                       q.item_keys};
-  // The first pass's fit depends on the buckets alone; each chunk's size shapes its grid.
-  const auto buckets_of = [&](const Job& chunk) {
-    return bucket_job{chunk.samples, chunk.row_samples, 1, chunk.row_samples * sizeof(typename Job::sample_t),
-                      nullptr, nullptr, bucket_of, {0, q.buckets}, {sizes_of}};
-  };
-  const launch_plan sizes_fit = fit(histogram_path::shared_replicas, describe(buckets_of(job), false), d);
-  if (!sizes_fit.ok() || sizes_fit.threads != sizes.threads) {
-    return invalid(who, "the partition's first pass cannot be planned");
-  }
   for (cuda::std::size_t first = 0; first < job.row_samples; first += q.chunk_samples) {
     Job chunk = job;
     chunk.samples = job.samples + first;
     chunk.row_samples = std::min(q.chunk_samples, job.row_samples - first);
-    const bucket_job buckets = buckets_of(chunk);
-    const histogram_call sized = describe(buckets, false);
-    const launch_plan s = shape_grid(sizes_fit, sized, d);
-    const kernel_args sized_args{s.walk, s.replicas, s.slices, false, sized, options.ignored};
-    if (cudaError_t e = cuda_call(cudaMemsetAsync(sizes_of, 0, counts_bytes, stream), who); e != cudaSuccess) {
+    const cuda::std::size_t tiles = (chunk.row_samples + partition_tile - 1) / partition_tile;
+    args.tiles = static_cast<unsigned>(tiles);
+    if (cudaError_t e = cuda_call(cudaMemsetAsync(args.sizes, 0, sizes_bytes, stream), who); e != cudaSuccess) {
       return e;
     }
-    if (cudaError_t e = launch_kernel<shared_kernel<bucket_job, unsigned, sizes.threads, sizes.blocks, size_vectors>>(
-            buckets, s, sized_args, device, d, stream, who);
-        e != cudaSuccess) {
-      return e;
-    }
-    const auto tiles = static_cast<int>(std::min<cuda::std::size_t>((chunk.row_samples + tile - 1) / tile,
-                                                                    static_cast<cuda::std::size_t>(plan.grid)));
     if (cudaError_t e = launch_sized<partition_scatter_kernel<Job, tuning::partition_scatter_threads,
                                                               tuning::partition_scatter_blocks,
                                                               tuning::partition_scatter_items>>(
-            tiles, plan.threads, plan.smem_bytes, device, d, stream, who, chunk, args);
+            static_cast<int>(std::min<cuda::std::size_t>(tiles, static_cast<cuda::std::size_t>(plan.grid))),
+            plan.threads, plan.smem_bytes, device, d, stream, who, chunk, args);
         e != cudaSuccess) {
       return e;
     }
     if (cudaError_t e = launch_sized<partition_bins_kernel<Job, tuning::partition_bins_threads,
-                                                           tuning::partition_bins_vectors>>(
+                                                           tuning::partition_bins_gather>>(
             q.bins_grid, tuning::partition_bins_threads, q.bins_smem, device, d, stream, who, chunk, args);
         e != cudaSuccess) {
       return e;
@@ -347,7 +325,7 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   if (plan.path == histogram_path::partition) {
     cudaError_t e = cudaSuccess;
     if constexpr (partition_job_v<Job>) {
-      e = run_partition(job, plan, workspace, options, device, limits, stream, who);
+      e = run_partition(job, plan, workspace, options.ignored, device, limits, stream, who);
     } else {
       e = invalid(who, "no kernel of this call's type serves the path partition");
     }

@@ -1,17 +1,21 @@
 // The partition path: bins beyond shared memory counted without an atomic per sample in global memory. Each chunk
-// of the input takes three passes through a workspace:
-//   1. the buckets' sizes: the shared kernel over `buckets` bins, each sample's bin shifted right by slice_bits;
-//   2. the scatter: each block bins a tile of samples, ranks them by bucket in shared memory, reserves each
-//      bucket's room in the workspace with one atomic per bucket and tile, and writes every sample's key (the low
-//      slice_bits bits of its bin, 16-bit) there, a bucket's keys contiguous;
-//   3. the bucket pass: a block counts one bucket's keys (or a part of a large bucket's) in shared memory and adds
-//      the counters into the output: without atomics where one block counts the whole bucket.
-// About 8 bytes of traffic per 4-byte sample beyond the input's own, and no global atomic per sample.
+// of the input takes two passes through a workspace:
+//   1. the scatter: each block bins a tile of samples, ranks them by bucket (bin >> slice_bits) in shared memory,
+//      and writes the tile's keys (the low slice_bits bits of each bin, 16-bit) sorted by bucket to the tile's own
+//      place in the workspace (one coalesced 16-byte store per thread), with each bucket's first key in the tile
+//      in a table (bucket-major, so the bucket pass reads a bucket's row coalesced); each block adds its keys per
+//      bucket into the buckets' sizes once, at its end;
+//   2. the bucket pass: a block counts one bucket's keys (or those of a range of tiles, for a large bucket) in
+//      shared memory, gathering each tile's run of the bucket's keys, and adds the counters into the output:
+//      without atomics where one block counts the whole bucket.
+// About 4 bytes of traffic per sample beyond the input's own (keys written and read, the table's share), no
+// global atomic per sample and no global ordering between tiles.
 #pragma once
 
 #include <onchip/detail/histogram/counters.cuh>
 #include <onchip/detail/histogram/job.cuh>
 #include <onchip/detail/histogram/plan.cuh>
+#include <onchip/detail/histogram/traverse.cuh>
 #include <onchip/detail/histogram/tuning.cuh>
 #include <onchip/load.cuh>
 #include <onchip/smem.cuh>
@@ -21,37 +25,21 @@
 
 namespace onchip::detail {
 
-/// A bin's bucket (bin >> shift), or -1 for samples in no bin: the binner of the partition path's first pass.
-template <class Binner>
-struct bucket_binner {
-  Binner binner;
-  int bins;
-  int shift;
-  template <class X>
-  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(X x) const {
-    const int bin = binner(x);
-    return static_cast<unsigned>(bin) < static_cast<unsigned>(bins) ? bin >> shift : -1;
-  }
-};
-
 /// Jobs the partition path can count: one channel of 1-D input, unweighted, even or custom binning, not bytes.
 template <class Job>
 inline constexpr bool partition_job_v = Job::channels == 1 && Job::active == 1 && !Job::weighted &&
                                         !Job::segmented && Job::binners_t::level_bytes == 0 &&
                                         Job::binners_t::table_bytes == 0 && !byte_job_v<Job>;
 
-/// The job of the first pass: the bucket of every sample, counted into the workspace's bucket sizes.
-template <class Job>
-using bucket_job_t = histogram_job<1, 1, typename Job::sample_t, no_weights,
-                                   plain_binners<1, bucket_binner<typename Job::binners_t::binner_t>>, unsigned>;
-
 /// What the scatter and the bucket pass get besides the job (the job's samples: this chunk's).
 struct partition_args {
-  cuda::std::uint16_t* keys;  // the chunk's keys, by bucket
-  unsigned* sizes;            // keys per bucket (the first pass's output)
-  unsigned* fill;             // keys placed per bucket so far (zeroed before the scatter)
+  cuda::std::uint16_t* keys;    // tile x's keys at [x * tile, (x + 1) * tile), sorted by bucket
+  cuda::std::uint16_t* starts;  // bucket j's first key in tile x at [j * tiles + x]; row `buckets`: the tile's keys
+  unsigned* sizes;              // keys per bucket in the chunk (zeroed before the scatter)
+  unsigned long long* ignored;  // options.ignored: samples in no bin, counted by the scatter
   int buckets;
   int slice_bits;
+  unsigned tiles;  // the chunk's tiles
   cuda::std::size_t item_keys;
 };
 
@@ -96,24 +84,30 @@ ONCHIP_DEVICE inline void block_exclusive_scan(const unsigned* in, unsigned* out
 /**
  * The scatter: tiles of Threads x Items samples, each thread's samples Threads apart (coalesced loads; the next
  * tile's are loaded while this one is ranked and written). A tile's bins are ranked by bucket with shared
- * atomics, staged in bucket order, and written as keys to each bucket's room in the workspace, reserved with one
- * global atomic per bucket present in the tile.
+ * atomics, staged as keys in bucket order, and written to the tile's place in the workspace; each bucket's first
+ * key in the tile goes to the table. No global atomic until the block's end (its keys per bucket, into sizes).
  */
 template <int Threads, int Items, class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const partition_args& p) {
-  static_assert(Threads * Items <= 65536, "a tile's ranks must fit 16 bits");
+  constexpr int tile = Threads * Items;
+  static_assert(tile < 65536, "a tile's ranks and the table's offsets must fit 16 bits");
+  static_assert(Items % 8 == 0, "a tile's keys are written as 16-byte vectors of 8 keys");
   using sample_t = typename Job::sample_t;
-  constexpr unsigned none = 0xffffffffu;
-  const auto s = onchip::carve(partition_scatter_layout{p.buckets, Threads * Items});
-  const int t = block_rank();
+  constexpr unsigned none = 0xffffffffu, all = 0xffffffffu;
+  const auto s = onchip::carve(partition_scatter_layout{p.buckets, tile});
+  const int t = block_rank(), lane = t % 32;
   const cuda::std::size_t n = job.row_samples;
-  constexpr cuda::std::size_t tile = static_cast<cuda::std::size_t>(Threads) * Items;
-  const cuda::std::size_t tiles = (n + tile - 1) / tile;
   const unsigned bins = static_cast<unsigned>(job.total_bins());
   const unsigned mask = (1u << p.slice_bits) - 1u;
   const auto binner = job.binners[0];
-  for (int j = t; j < p.buckets; j += Threads) { s.count[j] = 0; }
-  block_exclusive_scan(p.sizes, s.base, p.buckets, s.warp_sums);  // each bucket's first key in the chunk
+  for (int j = t; j < p.buckets; j += Threads) {
+    s.count[j] = 0;
+    s.total[j] = 0;
+  }
+  if (t == 0) { *s.skewed = none; }
+  __syncthreads();
+  bool skewed = false;  // whether the last tile was
+  unsigned missed = 0;  // this thread's samples in no bin (fewer than 2^32: a chunk's share)
   sample_t v[Items];
   auto load_tile = [&](cuda::std::size_t x) {  // tile x's samples, if it has any
     const cuda::std::size_t first = x * tile;
@@ -125,68 +119,101 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     }
   };
   load_tile(blockIdx.x);
-  for (cuda::std::size_t x = blockIdx.x; x < tiles; x += gridDim.x) {
-    const int valid = static_cast<int>(n - x * tile < tile ? n - x * tile : tile);
-    unsigned bin[Items], rank[(Items + 1) / 2];  // ranks below 2^16 (a tile is smaller), two to a register
+  for (unsigned x = blockIdx.x; x < p.tiles; x += gridDim.x) {
+    const cuda::std::size_t first = static_cast<cuda::std::size_t>(x) * tile;
+    const int valid = static_cast<int>(n - first < tile ? n - first : tile);
+    unsigned bin[Items], rank[Items / 2];  // ranks below 2^16 (a tile is smaller), two to a register
+    auto bin_tile = [&](auto whole) {  // whole tiles (all but a chunk's last) check no sample's index
 #  pragma unroll
-    for (int k = 0; k < Items; ++k) {
-      const unsigned b = k * Threads + t < valid ? static_cast<unsigned>(binner(v[k])) : none;
-      bin[k] = b < bins ? b : none;
+      for (int k = 0; k < Items; ++k) {
+        const bool sample = decltype(whole)::value || k * Threads + t < valid;
+        const unsigned b = sample ? static_cast<unsigned>(binner(v[k])) : none;
+        bin[k] = b < bins ? b : none;
+        missed += sample && bin[k] == none;
+      }
+    };
+    if (valid == tile) {
+      bin_tile(cuda::std::true_type{});
+    } else {
+      bin_tile(cuda::std::false_type{});
     }
     load_tile(x + gridDim.x);
+    // One returning atomic per sample; samples in no bin count in one of 32 spare counters past the buckets' (by
+    // lane), so no branch skips the atomic. After a skewed tile (one bucket holding over an eighth of it), the
+    // lanes of a warp sharing lane 0's bucket take their ranks with one atomic: keys piling into one bucket
+    // otherwise serialize on its counter (aggregating every bucket with __match_any_sync cost 40% on uniform
+    // keys: bench/NOTES.md).
+    auto rank_tile = [&](auto aggregate) {
 #  pragma unroll
-    for (int k = 0; k < Items; ++k) {
-      // One returning atomic per sample (aggregating a warp's lanes of one bucket with __match_any_sync first cost
-      // 40% on uniform keys and gained 3-19% on skewed ones: bench/NOTES.md).
-      const unsigned r = bin[k] != none ? atomicAdd_block(s.count + (bin[k] >> p.slice_bits), 1u) : 0u;
-      rank[k / 2] = k % 2 == 0 ? r : rank[k / 2] | r << 16;
+      for (int k = 0; k < Items; ++k) {
+        const unsigned bucket = bin[k] != none ? bin[k] >> p.slice_bits : p.buckets + lane;
+        unsigned r;
+        if constexpr (decltype(aggregate)::value) {
+          const unsigned lead = __shfl_sync(all, bucket, 0);
+          const unsigned peers = __ballot_sync(all, bucket == lead);
+          unsigned got = 0;
+          if (bucket != lead || lane == 0) {
+            got = atomicAdd_block(s.count + bucket, bucket == lead ? __popc(peers) : 1u);
+          }
+          const unsigned base = __shfl_sync(all, got, 0);
+          r = bucket == lead ? base + __popc(peers & ((1u << lane) - 1u)) : got;
+        } else {
+          r = atomicAdd_block(s.count + bucket, 1u);
+        }
+        rank[k / 2] = k % 2 == 0 ? r : rank[k / 2] | r << 16;
+      }
+    };
+    if (skewed) {
+      rank_tile(cuda::std::true_type{});
+    } else {
+      rank_tile(cuda::std::false_type{});
     }
     block_exclusive_scan(s.count, s.offset, p.buckets, s.warp_sums);
-    // Each present bucket's room in the chunk: the atomics are issued here and their results first used after
-    // the tile is staged, so their latency hides behind the staging.
-    constexpr int owned = (tuning::partition_max_buckets + Threads - 1) / Threads;
-    unsigned reserved[owned];
-#  pragma unroll
-    for (int r = 0; r < owned; ++r) {
-      const int j = t + r * Threads;
-      const unsigned c = j < p.buckets ? s.count[j] : 0u;
-      reserved[r] = c != 0 ? atomicAdd(p.fill + j, c) : 0u;
-      if (j < p.buckets) { s.count[j] = 0; }  // for the next tile (every rank of this one is taken)
+    for (int j = t; j <= p.buckets; j += Threads) {
+      p.starts[static_cast<cuda::std::size_t>(j) * p.tiles + x] = static_cast<cuda::std::uint16_t>(s.offset[j]);
+      if (j < p.buckets) {
+        if (s.count[j] > tile / 8) { *s.skewed = x; }
+        s.total[j] += s.count[j];
+        s.count[j] = 0;  // for the next tile (every rank of this one is taken)
+      }
     }
 #  pragma unroll
-    for (int k = 0; k < Items; ++k) {
+    for (int k = 0; k < Items; ++k) {  // samples in no bin write a spare slot past the tile: no branch
       const unsigned r = (rank[k / 2] >> (k % 2 * 16)) & 0xffffu;
-      if (bin[k] != none) { s.staged[s.offset[bin[k] >> p.slice_bits] + r] = bin[k]; }
-    }
-#  pragma unroll
-    for (int r = 0; r < owned; ++r) {
-      const int j = t + r * Threads;
-      if (j < p.buckets) { s.place[j] = s.base[j] + reserved[r] - s.offset[j]; }
+      const unsigned at = s.offset[bin[k] != none ? bin[k] >> p.slice_bits : p.buckets] + r;
+      s.staged[bin[k] != none ? at : tile] = static_cast<cuda::std::uint16_t>(bin[k] & mask);
     }
     __syncthreads();
-    const unsigned staged = s.offset[p.buckets];
-    for (unsigned i = t; i < staged; i += Threads) {
-      const unsigned b = s.staged[i];
-      p.keys[s.place[b >> p.slice_bits] + i] = static_cast<cuda::std::uint16_t>(b & mask);
-    }
+    skewed = *s.skewed == x;
+    const unsigned vectors = (s.offset[p.buckets] + 7) / 8;  // the tile's keys, the last vector's tail unused
+    auto* out = reinterpret_cast<uint4*>(p.keys + first);
+#  pragma unroll 1
+    for (unsigned i = t; i < vectors; i += Threads) { out[i] = reinterpret_cast<const uint4*>(s.staged)[i]; }
     __syncthreads();
   }
+  for (int j = t; j < p.buckets; j += Threads) {
+    if (s.total[j] != 0) { atomicAdd(p.sizes + j, s.total[j]); }
+  }
+  add_ignored(missed, p.ignored);
 }
 
 /**
- * The bucket pass: items are buckets, a bucket of more than item_keys keys split into near-equal parts; a block
- * zeroes one bucket's counters, counts its item's keys with one shared atomic each, and adds the non-zero counters
- * into the output (plainly where the item is the whole bucket: no other block adds to those bins in this launch).
+ * The bucket pass: items are buckets, a bucket of more than item_keys keys split into parts of near-equal tile
+ * ranges; a block zeroes one bucket's counters, counts its item's keys with one shared atomic each, and adds the
+ * non-zero counters into the output (plainly where the item is the whole bucket: no other block adds to those
+ * bins in this launch). Each warp takes 32 tiles at a time: its lanes read the 32 runs' bounds from the table
+ * (coalesced), and gather the 16-byte vectors holding the runs' keys as one sequence, Gather vectors per lane in
+ * flight, counting only each vector's keys of the run.
  */
-template <int Threads, int Vectors, class Job>
+template <int Threads, int Gather, class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const partition_args& p) {
   using counter_t = typename Job::counter_t;
+  constexpr unsigned all = 0xffffffffu, none = 0xffffffffu;
+  constexpr unsigned tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
   const auto s = onchip::carve(partition_bins_layout{p.slice_bits, p.buckets});
-  const int t = block_rank();
+  const int t = block_rank(), lane = t % 32;
   const int slice = 1 << p.slice_bits;
-  const unsigned mask = static_cast<unsigned>(slice - 1);
   const cuda::std::size_t bins = static_cast<cuda::std::size_t>(job.total_bins());
-  block_exclusive_scan(p.sizes, s.base, p.buckets, s.warp_sums);
   for (int j = t; j < p.buckets; j += Threads) {
     const cuda::std::size_t keys = p.sizes[j];
     s.items[j] = keys > p.item_keys ? static_cast<unsigned>((keys + p.item_keys - 1) / p.item_keys) : 1u;
@@ -194,10 +221,6 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   block_exclusive_scan(s.items, s.items, p.buckets, s.warp_sums);
   const unsigned items = s.items[p.buckets];
   const auto counters = static_cast<unsigned>(__cvta_generic_to_shared(s.counters));
-  auto count = [&](unsigned key) {  // word key + key / 32: keys a multiple of 32 apart fall on different banks
-    key &= mask;
-    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(counters + (key + (key >> 5)) * 4u) : "memory");
-  };
   for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
     int lo = 0, hi = p.buckets;  // the bucket: the last j with items[j] <= item (every bucket has an item)
     while (hi - lo > 1) {
@@ -210,19 +233,84 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     }
     const int j = lo;
     const unsigned parts = s.items[j + 1] - s.items[j], part = item - s.items[j];
-    const unsigned long long size = s.base[j + 1] - s.base[j];
-    const cuda::std::size_t begin = s.base[j] + size * part / parts, end = s.base[j] + size * (part + 1) / parts;
+    const auto tiles_before = [&](unsigned q) {
+      return static_cast<unsigned>(static_cast<unsigned long long>(p.tiles) * q / parts);
+    };
+    const unsigned first_tile = tiles_before(part), end_tile = tiles_before(part + 1);
     for (int i = t; i < padded_words(slice) / 4; i += Threads) {
       reinterpret_cast<uint4*>(s.counters)[i] = make_uint4(0, 0, 0, 0);
     }
     __syncthreads();
-    onchip::block_for_each_vec<Vectors>(
-        p.keys + begin, end - begin,
-        [&](const vec<cuda::std::uint16_t, 8>& keys, cuda::std::size_t) {
+    const cuda::std::uint16_t* row = p.starts + static_cast<cuda::std::size_t>(j) * p.tiles;
+    const auto* vectors = reinterpret_cast<const uint4*>(p.keys);
+    // Each warp takes an equal share of the item's tiles, 32 at a time (an item of a few tiles with long runs
+    // keeps every warp busy too).
+    const unsigned span = end_tile - first_tile, warp = t / 32, warps = Threads / 32;
+    const unsigned warp_first = first_tile + static_cast<unsigned>(static_cast<unsigned long long>(span) * warp / warps);
+    const unsigned warp_end =
+        first_tile + static_cast<unsigned>(static_cast<unsigned long long>(span) * (warp + 1) / warps);
+    for (unsigned x0 = warp_first; x0 < warp_end; x0 += 32) {
+      // Lane l's run: tile x0 + l's keys of bucket j, [lo, hi) of the chunk's, in the 16-byte vectors
+      // [lo / 8, (hi + 7) / 8), vectors [incl - len, incl) of the warp's sequence.
+      const unsigned x = x0 + lane;
+      unsigned lo = 0, hi = 0;
+      if (x < warp_end) {
+        lo = x * tile + row[x];
+        hi = x * tile + row[x + p.tiles];
+      }
+      const unsigned len = hi > lo ? (hi + 7) / 8 - lo / 8 : 0u;
+      unsigned incl = len;
 #  pragma unroll
-          for (int k = 0; k < 8; ++k) { count(keys[k]); }
-        },
-        [&](cuda::std::uint16_t key, cuda::std::size_t) { count(key); });
+      for (int o = 1; o < 32; o *= 2) {
+        const unsigned v = __shfl_up_sync(all, incl, o);
+        if (lane >= o) { incl += v; }
+      }
+      const unsigned total = __shfl_sync(all, incl, 31);
+      const unsigned shift = lo / 8 - (incl - len);  // the sequence's vector g of this run: vectors[shift + g]
+      int run = 0;                                   // the lane whose run holds this lane's next vector
+      unsigned run_end = __shfl_sync(all, incl, 0);
+      for (unsigned g0 = 0; g0 < total; g0 += 32 * Gather) {  // warp-uniform: every lane shuffles
+        unsigned at[Gather], from[Gather], to[Gather];
+#  pragma unroll
+        for (int u = 0; u < Gather; ++u) {
+          const unsigned g = g0 + u * 32 + lane;
+          if (__any_sync(all, g < total && g >= run_end)) {
+            // Some lane's key left its run: every lane finds its run afresh, the first whose incl exceeds g
+            // (a binary search over the warp's ascending incl; runs may be empty).
+            run = 0;
+#  pragma unroll
+            for (int step = 16; step >= 1; step /= 2) {
+              if (__shfl_sync(all, incl, run + step - 1) <= g) { run += step; }
+            }
+            run_end = __shfl_sync(all, incl, run);
+          }
+          const unsigned vector = __shfl_sync(all, shift, run) + g;  // every lane shuffles, then selects
+          at[u] = g < total ? vector : none;
+          from[u] = __shfl_sync(all, lo, run);
+          to[u] = __shfl_sync(all, hi, run);
+        }
+        uint4 keys[Gather];
+#  pragma unroll
+        for (int u = 0; u < Gather; ++u) {
+          if (at[u] != none) { keys[u] = __ldg(vectors + at[u]); }
+        }
+#  pragma unroll
+        for (int u = 0; u < Gather; ++u) {
+          // The vector's keys in the run: [from - 8 * at, to - 8 * at), clipped to [0, 8); none past the sequence.
+          const int begin = at[u] != none ? static_cast<int>(from[u] - at[u] * 8) : 8;
+          const int end = at[u] != none ? static_cast<int>(to[u] - at[u] * 8) : 0;
+          const unsigned words[4] = {keys[u].x, keys[u].y, keys[u].z, keys[u].w};
+#  pragma unroll
+          for (int q = 0; q < 8; ++q) {
+            const unsigned k = (words[q / 2] >> (q % 2 * 16)) & 0xffffu;
+            if (q >= begin && q < end) {
+              // word key + key / 32: keys a multiple of 32 apart fall on different banks
+              asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(counters + (k + (k >> 5)) * 4u) : "memory");
+            }
+          }
+        }
+      }
+    }
     __syncthreads();
     const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << p.slice_bits;
     const int limit = bins - first < static_cast<cuda::std::size_t>(slice) ? static_cast<int>(bins - first) : slice;
@@ -245,9 +333,9 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
   partition_scatter<Threads, Items>(job, p);
 }
 
-template <class Job, int Threads, int Vectors>
+template <class Job, int Threads, int Gather>
 __global__ void __launch_bounds__(Threads, 1) partition_bins_kernel(Job job, partition_args p) {
-  partition_bins<Threads, Vectors>(job, p);
+  partition_bins<Threads, Gather>(job, p);
 }
 #endif  // __CUDACC__
 

@@ -92,16 +92,16 @@ struct device_limits {
 };
 
 /**
- * The partition path's passes over each chunk of the input: the buckets' sizes (the shared kernel over
- * `buckets` bins of bin >> slice_bits), the scatter of every sample's bin into its bucket's keys (the low
- * slice_bits bits, 16-bit) in the workspace (launched as the launch_plan says: threads, blocks per SM, grid,
- * shared bytes), and the bucket pass (each bucket's keys counted in shared memory, a bucket of more than
- * `item_keys` keys split between blocks; launched as below).
+ * The partition path's passes over each chunk of the input: the scatter of every tile's bins into keys (the low
+ * slice_bits bits, 16-bit) sorted by bucket (bin >> slice_bits) in the workspace (launched as the launch_plan
+ * says: threads, blocks per SM, grid, shared bytes), and the bucket pass (each bucket's keys counted in shared
+ * memory, a bucket of more than `item_keys` keys split between blocks by tiles; launched as below).
  */
 struct partition_plan {
   int slice_bits = 0;  // each bucket holds 2^slice_bits bins
   int buckets = 0;
   cuda::std::size_t chunk_samples = 0;  // samples per chunk (the workspace holds one chunk's keys)
+  cuda::std::size_t chunk_tiles = 0;    // partition_tile samples each (the table's rows hold one per tile)
   cuda::std::size_t item_keys = 0;
   int bins_grid = 0;
   int bins_blocks_per_sm = 0;
@@ -156,7 +156,7 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
     case histogram_path::shared_packed16:
       return {tuning::packed16_threads(range_binner, sample_bytes), tuning::packed16_blocks, tuning::packed16_vectors};
     case histogram_path::partition:  // the scatter's shape (the bucket pass: tuning::partition_bins_threads)
-      return {tuning::partition_scatter_threads, tuning::partition_scatter_blocks, tuning::partition_bins_vectors};
+      return {tuning::partition_scatter_threads, tuning::partition_scatter_blocks, tuning::partition_bins_gather};
     default:
       return {tuning::global_threads, tuning::global_blocks, tuning::sample_vectors(sample_bytes)};
   }
@@ -378,28 +378,28 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
   return p;
 }
 
-/// The partition path's scatter: a tile's bins staged by bucket, and per bucket its count, offset in the tile,
-/// place in the workspace and offset in the chunk.
+/// The partition path's scatter: a tile's keys staged by bucket (and a spare vector, for samples in no bin), and
+/// per bucket its count (and 32 spare counts) and offset in the tile and its keys in the block's tiles so far.
 struct partition_scatter_layout {
   int buckets;
   int tile;
   struct spans {
-    unsigned* staged;
+    cuda::std::uint16_t* staged;
     unsigned* count;
     unsigned* offset;
-    unsigned* place;
-    unsigned* base;
+    unsigned* total;
     unsigned* warp_sums;
+    unsigned* skewed;  // the last tile with a bucket holding over an eighth of it
   };
   ONCHIP_HOST_DEVICE spans operator()(carver& c) const {
     const auto k = static_cast<cuda::std::size_t>(buckets) + 1;
     spans s{};
-    s.staged = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(tile)).data();
-    s.count = c.take<unsigned>(k).data();
+    s.staged = c.take_aligned<16, cuda::std::uint16_t>(static_cast<cuda::std::size_t>(tile) + 8).data();
+    s.count = c.take<unsigned>(k + 31).data();
     s.offset = c.take<unsigned>(k).data();
-    s.place = c.take<unsigned>(k).data();
-    s.base = c.take<unsigned>(k).data();
+    s.total = c.take<unsigned>(k).data();
     s.warp_sums = c.take<unsigned>(32).data();
+    s.skewed = c.take<unsigned>(1).data();
     return s;
   }
 };
@@ -408,32 +408,33 @@ struct partition_scatter_layout {
 /// i + i / 32), so bins a multiple of 32 apart do not share a bank.
 ONCHIP_HOST_DEVICE constexpr int padded_words(int slice) { return slice + slice / 32; }
 
-/// The partition path's bucket pass: one bucket's 32-bit counters, and per bucket its offset in the chunk and
-/// its first item.
+/// The partition path's bucket pass: one bucket's 32-bit counters, and per bucket its first item.
 struct partition_bins_layout {
   int slice_bits;
   int buckets;
   struct spans {
     unsigned* counters;
-    unsigned* base;
     unsigned* items;
     unsigned* warp_sums;
   };
   ONCHIP_HOST_DEVICE spans operator()(carver& c) const {
-    const auto k = static_cast<cuda::std::size_t>(buckets) + 1;
     spans s{};
     s.counters = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits))).data();
-    s.base = c.take<unsigned>(k).data();
-    s.items = c.take<unsigned>(k).data();
+    s.items = c.take<unsigned>(static_cast<cuda::std::size_t>(buckets) + 1).data();
     s.warp_sums = c.take<unsigned>(32).data();
     return s;
   }
 };
 
-/// Bytes of the partition workspace: the buckets' sizes and fill counts, then one chunk's 16-bit keys (16 bytes
-/// spare, so a caller's workspace at any 2-byte alignment holds them).
-ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_workspace_bytes(int buckets, cuda::std::size_t chunk) {
-  return (static_cast<cuda::std::size_t>(buckets) * 8 + 15) / 16 * 16 + chunk * 2 + 16;
+/// The partition path's tile: the scatter's samples per block and round, and the keys the table indexes.
+inline constexpr int partition_tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
+
+/// Bytes of the partition workspace for chunks of `tiles` tiles: the buckets' sizes, then the chunk's 16-bit
+/// keys, then the table of each bucket's first key per tile (16 bytes spare, so a caller's workspace at any 2-byte
+/// alignment holds them).
+ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_workspace_bytes(int buckets, cuda::std::size_t tiles) {
+  const auto k = static_cast<cuda::std::size_t>(buckets);
+  return (k * 4 + 15) / 16 * 16 + tiles * partition_tile * 2 + ((k + 1) * tiles * 2 + 15) / 16 * 16 + 16;
 }
 
 /// The most blocks of `threads` threads and `smem` bytes of shared memory an SM holds, up to `wanted`.
@@ -453,7 +454,7 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
                                                     cuda::std::size_t cap) {
   if (!serves(histogram_path::partition, c)) { return {}; }
   const long long bins = c.total_bins();
-  constexpr int tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
+  constexpr cuda::std::size_t tile = partition_tile;
   for (int s = tuning::partition_max_slice_bits; s >= tuning::partition_min_slice_bits; --s) {
     const long long buckets = (bins + (1LL << s) - 1) >> s;
     if (buckets > tuning::partition_max_buckets) { return {}; }  // narrower buckets only make more of them
@@ -463,29 +464,31 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
     const int bins_blocks = blocks_fitting(d, tuning::partition_bins_threads, bins_smem, 1);
     const int scatter_blocks =
         blocks_fitting(d, tuning::partition_scatter_threads, scatter_smem, tuning::partition_scatter_blocks);
-    const cuda::std::size_t fixed = partition_workspace_bytes(k, 0);
-    if (bins_blocks == 0 || scatter_blocks == 0 || cap < fixed + 128) { continue; }
-    const cuda::std::size_t most = (cap - fixed) / 2 / 64 * 64;  // chunks keep the input's 16-byte alignment
+    // Whole tiles per chunk (so chunks keep the input's alignment): as many as the cap holds, with their table.
+    const cuda::std::size_t fixed = partition_workspace_bytes(k, 0) + 16, per_tile = tile * 2 + (k + 1) * 2;
+    const cuda::std::size_t most = cap > fixed ? (cap - fixed) / per_tile : 0;
+    if (bins_blocks == 0 || scatter_blocks == 0 || most == 0) { continue; }
     launch_plan p{};
     partition_plan& q = p.partition;
     q.slice_bits = s;
     q.buckets = k;
-    q.chunk_samples = c.row_samples < most ? c.row_samples : most;
+    q.chunk_samples = c.row_samples < most * tile ? c.row_samples : most * tile;
     q.bins_blocks_per_sm = bins_blocks;
     q.bins_smem = bins_smem;
     q.bins_grid = d.sms * bins_blocks;
     const cuda::std::size_t tiles = (q.chunk_samples + tile - 1) / tile;
+    q.chunk_tiles = tiles;
     const auto resident = static_cast<cuda::std::size_t>(d.sms) * scatter_blocks;
     p.grid = static_cast<int>(tiles < resident ? (tiles > 0 ? tiles : 1) : resident);
     const auto share = static_cast<cuda::std::size_t>(q.bins_grid) * tuning::partition_items_per_block;
     const cuda::std::size_t fair = (q.chunk_samples + share - 1) / share;
     q.item_keys = fair > tuning::partition_min_item_keys ? fair : tuning::partition_min_item_keys;
-    q.workspace_bytes = partition_workspace_bytes(k, q.chunk_samples);
+    q.workspace_bytes = partition_workspace_bytes(k, tiles);
     p.path = histogram_path::partition;
     p.threads = tuning::partition_scatter_threads;
     p.blocks_per_sm = scatter_blocks;
     p.smem_bytes = scatter_smem;
-    p.vectors = tuning::partition_bins_vectors;
+    p.vectors = tuning::partition_bins_gather;
     return p;
   }
   return {};
