@@ -160,7 +160,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
         } else {
           r = atomicAdd_block(s.count + bucket, 1u);
         }
-        rank[k / 2] = k % 2 == 0 ? r : rank[k / 2] | r << 16;
+        // The spare counters are never reset: a rank taken from one may pass 2^16, so only its low half packs.
+        rank[k / 2] = k % 2 == 0 ? r & 0xffffu : rank[k / 2] | r << 16;
       }
     };
     if (skewed) {

@@ -134,17 +134,18 @@ inline constexpr int global_threads = 256;
 inline constexpr int global_blocks = 3;
 
 // --- Partition: bins beyond shared memory, counted in two passes through a workspace (partition.cuh). -------
-/// Bins per bucket: the largest power of two up to 2^15 whose 32-bit counters (plus the buckets' offsets) fit one
+/// Bins per bucket: the largest power of two up to 2^15 whose 32-bit counters (plus the buckets' items) fit one
 /// block, and at least 2^12; keys are the low bits of a bin, so a bucket holds at most 2^16 bins.
 inline constexpr int partition_max_slice_bits = 15;
 inline constexpr int partition_min_slice_bits = 12;
-/// At most this many buckets (each block of the scatter ranks a tile's keys among all of them); more bins take
-/// the global atomics.
+/// At most this many buckets (each block of the scatter ranks a tile's keys among all of them, and the table
+/// holds 2 bytes per bucket and tile); more bins take the global atomics.
 inline constexpr int partition_max_buckets = 4096;
-/// The scatter: tiles of 1024 threads x 8 samples (32 KiB of staged bins), one block per SM (a tile's bins and
-/// ranks, and the next tile's samples loaded while this one is written out, in 64 registers per thread; 512
-/// threads x 12 samples in two blocks spilled 8-40 bytes on sm_90). 1 GiB of f32 on the H200, 2026-11-30: 606,
-/// 556 and 494 GB/s at 2^20, 2^22 and 2^24 bins, against 570, 583 and 471 in two blocks of 512 x 8.
+/// The scatter: tiles of 1024 threads x 8 samples (16 KiB of staged keys), one block per SM (a tile's bins and
+/// ranks, and the next tile's samples loaded while this one is written out, in 64 registers per thread). Two
+/// blocks of 512 x 8 per SM: a faster scatter (487 against 525 us per chunk of 534 MB at 2^20 bins) but tiles of
+/// half the keys, so shorter runs for the bucket pass: 404 against 546 GB/s at 2^24 bins (1 GiB of f32, H200,
+/// 2026-12-01).
 inline constexpr int partition_scatter_threads = 1024;
 inline constexpr int partition_scatter_blocks = 1;
 inline constexpr int partition_scatter_items = 8;
