@@ -70,6 +70,7 @@ void check_partition(const histogram_call& c, const device_limits& d, const laun
   const std::size_t tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
   if (q.chunk_samples < n) { CHECK(q.chunk_samples % tile == 0); }  // whole tiles: chunks keep the alignment
   CHECK(q.chunk_tiles == (q.chunk_samples + tile - 1) / tile);
+  CHECK(q.chunk_samples < (std::size_t{1} << 32));  // the passes index a chunk's keys in 32 bits
   // Room for the buckets' sizes, one chunk's tiles of 16-bit keys, the table of a 16-bit offset per bucket and
   // tile (and the tile's keys), and 15 bytes of realignment, within cap.
   CHECK(q.workspace_bytes >= static_cast<std::size_t>(q.buckets) * 4 + q.chunk_tiles * tile * 2 +
@@ -262,6 +263,13 @@ TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded ch
     check_partition(c, h200, p, cap);
     CHECK(p.partition.chunk_samples < c.row_samples);
   }
+  // A cap past 8 GiB: chunks still hold fewer than 2^32 keys.
+  x = c;
+  x.row_samples = std::size_t{1} << 34;
+  const launch_plan big = plan_histogram(x, h200, histogram_path::automatic, std::size_t{1} << 35);
+  REQUIRE(big.path == histogram_path::partition);
+  check_partition(x, h200, big, std::size_t{1} << 35);
+  CHECK(big.partition.chunk_samples < x.row_samples);
   CHECK_FALSE(onchip::detail::fit_partition(c, h200, 1000).ok());  // no room for one chunk's keys
   CHECK(plan_histogram(c, h200, histogram_path::automatic, 1000).path == histogram_path::global_atomics);
 }

@@ -202,15 +202,15 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
  * The bucket pass: items are buckets, a bucket of more than item_keys keys split into parts of near-equal tile
  * ranges; a block zeroes one bucket's counters, counts its item's keys with one shared atomic each, and adds the
  * non-zero counters into the output (plainly where the item is the whole bucket: no other block adds to those
- * bins in this launch). Each warp takes 32 tiles at a time: its lanes read the 32 runs' bounds from the table
- * (coalesced), and gather the 16-byte vectors holding the runs' keys as one sequence, Gather vectors per lane in
- * flight, counting only each vector's keys of the run.
+ * bins in this launch). Each warp takes an equal share of the item's tiles, 32 at a time: its lanes read the 32
+ * runs' bounds from the table (coalesced), and gather the 16-byte vectors holding the runs' keys as one sequence,
+ * Gather vectors per lane in flight, counting only each vector's keys of the run.
  */
 template <int Threads, int Gather, class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const partition_args& p) {
   using counter_t = typename Job::counter_t;
   constexpr unsigned all = 0xffffffffu, none = 0xffffffffu;
-  constexpr unsigned tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
+  constexpr unsigned tile = partition_tile;  // the scatter's
   const auto s = onchip::carve(partition_bins_layout{p.slice_bits, p.buckets});
   const int t = block_rank(), lane = t % 32;
   const int slice = 1 << p.slice_bits;
