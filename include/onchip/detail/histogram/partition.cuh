@@ -44,6 +44,21 @@ struct partition_args {
 };
 
 #if defined(__CUDACC__)
+/// The inclusive prefix sum of `v` over the lanes of a (whole) warp; `lane`: this thread's.
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned warp_inclusive_sum(unsigned v, int lane) {
+#  pragma unroll
+  for (int o = 1; o < 32; o *= 2) {
+    const unsigned below = __shfl_up_sync(0xffffffffu, v, o);
+    if (lane >= o) { v += below; }
+  }
+  return v;
+}
+
+/// The first of `total` things that part `i` of `parts` near-equal parts takes (i = parts: total).
+ONCHIP_HOST_DEVICE constexpr unsigned share_begin(unsigned total, unsigned i, unsigned parts) {
+  return static_cast<unsigned>(static_cast<unsigned long long>(total) * i / parts);
+}
+
 /**
  * Exclusive prefix sums of in[0, n) into out[0, n], and their total into out[n], by the whole block (in may be
  * out, or global memory; warp_sums: 32 shared words). Synchronizes the block before and after.
@@ -55,20 +70,11 @@ ONCHIP_DEVICE inline void block_exclusive_scan(const unsigned* in, unsigned* out
   const int lo = t * per < n ? t * per : n, hi = lo + per < n ? lo + per : n;
   unsigned sum = 0;
   for (int i = lo; i < hi; ++i) { sum += in[i]; }
-  unsigned inclusive = sum;
-  for (int o = 1; o < 32; o *= 2) {
-    const unsigned v = __shfl_up_sync(0xffffffffu, inclusive, o);
-    if (lane >= o) { inclusive += v; }
-  }
+  const unsigned inclusive = warp_inclusive_sum(sum, lane);
   if (lane == 31) { warp_sums[warp] = inclusive; }
   __syncthreads();
   if (warp == 0) {
-    unsigned w = lane < threads / 32 ? warp_sums[lane] : 0u;
-    for (int o = 1; o < 32; o *= 2) {
-      const unsigned v = __shfl_up_sync(0xffffffffu, w, o);
-      if (lane >= o) { w += v; }
-    }
-    warp_sums[lane] = w;  // inclusive over warps
+    warp_sums[lane] = warp_inclusive_sum(lane < threads / 32 ? warp_sums[lane] : 0u, lane);  // inclusive over warps
   }
   __syncthreads();
   unsigned run = (warp > 0 ? warp_sums[warp - 1] : 0u) + inclusive - sum;
@@ -234,10 +240,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     }
     const int j = lo;
     const unsigned parts = s.items[j + 1] - s.items[j], part = item - s.items[j];
-    const auto tiles_before = [&](unsigned q) {
-      return static_cast<unsigned>(static_cast<unsigned long long>(p.tiles) * q / parts);
-    };
-    const unsigned first_tile = tiles_before(part), end_tile = tiles_before(part + 1);
+    const unsigned first_tile = share_begin(p.tiles, part, parts), end_tile = share_begin(p.tiles, part + 1, parts);
     for (int i = t; i < padded_words(slice) / 4; i += Threads) {
       reinterpret_cast<uint4*>(s.counters)[i] = make_uint4(0, 0, 0, 0);
     }
@@ -247,9 +250,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     // Each warp takes an equal share of the item's tiles, 32 at a time (an item of a few tiles with long runs
     // keeps every warp busy too).
     const unsigned span = end_tile - first_tile, warp = t / 32, warps = Threads / 32;
-    const unsigned warp_first = first_tile + static_cast<unsigned>(static_cast<unsigned long long>(span) * warp / warps);
-    const unsigned warp_end =
-        first_tile + static_cast<unsigned>(static_cast<unsigned long long>(span) * (warp + 1) / warps);
+    const unsigned warp_first = first_tile + share_begin(span, warp, warps);
+    const unsigned warp_end = first_tile + share_begin(span, warp + 1, warps);
     for (unsigned x0 = warp_first; x0 < warp_end; x0 += 32) {
       // Lane l's run: tile x0 + l's keys of bucket j, [lo, hi) of the chunk's, in the 16-byte vectors
       // [lo / 8, (hi + 7) / 8), vectors [incl - len, incl) of the warp's sequence.
@@ -260,12 +262,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
         hi = x * tile + row[x + p.tiles];
       }
       const unsigned len = hi > lo ? (hi + 7) / 8 - lo / 8 : 0u;
-      unsigned incl = len;
-#  pragma unroll
-      for (int o = 1; o < 32; o *= 2) {
-        const unsigned v = __shfl_up_sync(all, incl, o);
-        if (lane >= o) { incl += v; }
-      }
+      const unsigned incl = warp_inclusive_sum(len, lane);
       const unsigned total = __shfl_sync(all, incl, 31);
       const unsigned shift = lo / 8 - (incl - len);  // the sequence's vector g of this run: vectors[shift + g]
       int run = 0;                                   // the lane whose run holds this lane's next vector
