@@ -69,12 +69,12 @@ void check_partition(const histogram_call& c, const device_limits& d, const laun
   CHECK((n == 0 || q.chunk_samples >= 1));
   const std::size_t tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
   if (q.chunk_samples < n) { CHECK(q.chunk_samples % tile == 0); }  // whole tiles: chunks keep the alignment
-  CHECK(q.chunk_tiles == (q.chunk_samples + tile - 1) / tile);
   CHECK(q.chunk_samples < (std::size_t{1} << 32));  // the passes index a chunk's keys in 32 bits
   // Room for the buckets' sizes, one chunk's tiles of 16-bit keys, the table of a 16-bit offset per bucket and
   // tile (and the tile's keys), and 15 bytes of realignment, within cap.
-  CHECK(q.workspace_bytes >= static_cast<std::size_t>(q.buckets) * 4 + q.chunk_tiles * tile * 2 +
-                                 (q.buckets + 1) * q.chunk_tiles * 2 + 15);
+  const std::size_t tiles = (q.chunk_samples + tile - 1) / tile;
+  CHECK(q.workspace_bytes >= static_cast<std::size_t>(q.buckets) * 4 + tiles * tile * 2 +
+                                 (q.buckets + 1) * tiles * 2 + 15);
   CHECK(q.workspace_bytes <= cap);
   CHECK(q.item_keys >= tuning::partition_min_item_keys);
   CHECK(p.smem_bytes == onchip::smem_bytes(onchip::detail::partition_scatter_layout{

@@ -243,7 +243,7 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
                           const char* who) {
   const partition_plan& q = plan.partition;
   const cuda::std::size_t sizes_bytes = partition_workspace_bytes(q.buckets, 0) - 16;
-  const cuda::std::size_t keys_bytes = q.chunk_tiles * partition_tile * 2;
+  const cuda::std::size_t keys_bytes = partition_tiles(q.chunk_samples) * partition_tile * 2;
   partition_args args{reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes),
                       reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes + keys_bytes),
                       reinterpret_cast<unsigned*>(workspace),
@@ -256,7 +256,7 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
     Job chunk = job;
     chunk.samples = job.samples + first;
     chunk.row_samples = std::min(q.chunk_samples, job.row_samples - first);
-    const cuda::std::size_t tiles = (chunk.row_samples + partition_tile - 1) / partition_tile;
+    const cuda::std::size_t tiles = partition_tiles(chunk.row_samples);
     args.tiles = static_cast<unsigned>(tiles);
     if (cudaError_t e = cuda_call(cudaMemsetAsync(args.sizes, 0, sizes_bytes, stream), who); e != cudaSuccess) {
       return e;

@@ -101,7 +101,6 @@ struct partition_plan {
   int slice_bits = 0;  // each bucket holds 2^slice_bits bins
   int buckets = 0;
   cuda::std::size_t chunk_samples = 0;  // samples per chunk (the workspace holds one chunk's keys)
-  cuda::std::size_t chunk_tiles = 0;    // partition_tile samples each (the table's rows hold one per tile)
   cuda::std::size_t item_keys = 0;
   int bins_grid = 0;
   int bins_blocks_per_sm = 0;
@@ -429,6 +428,11 @@ struct partition_bins_layout {
 /// The partition path's tile: the scatter's samples per block and round, and the keys the table indexes.
 inline constexpr int partition_tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
 
+/// Tiles of partition_tile samples that `samples` samples take (the last one may be partial).
+ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_tiles(cuda::std::size_t samples) {
+  return (samples + partition_tile - 1) / partition_tile;
+}
+
 /// Bytes of the partition workspace for chunks of `tiles` tiles: the buckets' sizes, then the chunk's 16-bit
 /// keys, then the table of each bucket's first key per tile (16 bytes spare, so a caller's workspace at any 2-byte
 /// alignment holds them).
@@ -478,8 +482,7 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
     q.bins_blocks_per_sm = bins_blocks;
     q.bins_smem = bins_smem;
     q.bins_grid = d.sms * bins_blocks;
-    const cuda::std::size_t tiles = (q.chunk_samples + tile - 1) / tile;
-    q.chunk_tiles = tiles;
+    const cuda::std::size_t tiles = partition_tiles(q.chunk_samples);
     const auto resident = static_cast<cuda::std::size_t>(d.sms) * scatter_blocks;
     p.grid = static_cast<int>(tiles < resident ? (tiles > 0 ? tiles : 1) : resident);
     const auto share = static_cast<cuda::std::size_t>(q.bins_grid) * tuning::partition_items_per_block;
