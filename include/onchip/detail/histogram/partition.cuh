@@ -60,30 +60,45 @@ ONCHIP_HOST_DEVICE constexpr unsigned share_begin(unsigned total, unsigned i, un
 }
 
 /**
- * Exclusive prefix sums of in[0, n) into out[0, n], and their total into out[n], by the whole block (in may be
- * out, or global memory; warp_sums: 32 shared words). Synchronizes the block before and after.
+ * Exclusive prefix sums of in[0, n) into out[0, n], and their total into out[n], by a block of Threads threads (in
+ * may be out, or global memory; warp_sums: 32 shared words). Synchronizes the block before and after. Each thread
+ * takes `per` consecutive values; warps with none skip the work, and where one warp holds them all there is no
+ * scan over warps (a third barrier) at all.
  */
+template <int Threads>
 ONCHIP_DEVICE inline void block_exclusive_scan(const unsigned* in, unsigned* out, int n, unsigned* warp_sums) {
-  const int t = block_rank(), threads = block_size(), lane = t % 32, warp = t / 32;
+  static_assert(Threads % 32 == 0 && Threads <= 1024, "the scan runs on whole warps, at most 32 of them");
+  constexpr unsigned all = 0xffffffffu;
+  const int t = block_rank(), lane = t % 32, warp = t / 32;
   __syncthreads();  // the caller's writes of `in` are visible, and nobody reads warp_sums or out any more
-  const int per = (n + threads - 1) / threads;
+  const int per = (n + Threads - 1) / Threads, span = 32 * per;  // values per thread and per warp
+  const bool active = warp * span < n;
   const int lo = t * per < n ? t * per : n, hi = lo + per < n ? lo + per : n;
-  unsigned sum = 0;
-  for (int i = lo; i < hi; ++i) { sum += in[i]; }
-  const unsigned inclusive = warp_inclusive_sum(sum, lane);
-  if (lane == 31) { warp_sums[warp] = inclusive; }
-  __syncthreads();
-  if (warp == 0) {
-    warp_sums[lane] = warp_inclusive_sum(lane < threads / 32 ? warp_sums[lane] : 0u, lane);  // inclusive over warps
+  unsigned sum = 0, inclusive = 0, before = 0, total = 0;
+  if (active) {
+    for (int i = lo; i < hi; ++i) { sum += in[i]; }
+    inclusive = warp_inclusive_sum(sum, lane);
+    total = __shfl_sync(all, inclusive, 31);
   }
-  __syncthreads();
-  unsigned run = (warp > 0 ? warp_sums[warp - 1] : 0u) + inclusive - sum;
-  for (int i = lo; i < hi; ++i) {
-    const unsigned v = in[i];
-    out[i] = run;
-    run += v;
+  if (n > span) {  // several warps: each active one scans the warp sums itself
+    if (active && lane == 31) { warp_sums[warp] = inclusive; }
+    __syncthreads();
+    if (active) {
+      const unsigned warps = warp_inclusive_sum(lane * span < n ? warp_sums[lane] : 0u, lane);
+      before = __shfl_sync(all, warps, warp > 0 ? warp - 1 : 0);
+      before = warp > 0 ? before : 0u;
+      total = __shfl_sync(all, warps, 31);
+    }
   }
-  if (t == 0) { out[n] = warp_sums[threads / 32 - 1]; }
+  if (active) {
+    unsigned run = before + inclusive - sum;
+    for (int i = lo; i < hi; ++i) {
+      const unsigned v = in[i];
+      out[i] = run;
+      run += v;
+    }
+  }
+  if (t == 0) { out[n] = total; }
   __syncthreads();
 }
 
@@ -106,14 +121,14 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
   const unsigned bins = static_cast<unsigned>(job.total_bins());
   const unsigned mask = (1u << p.slice_bits) - 1u;
   const auto binner = job.binners[0];
-  for (int j = t; j < p.buckets; j += Threads) {
+  for (int j = t; j < p.buckets + 32; j += Threads) {  // and the 32 spare counters, for samples in no bin
     s.count[j] = 0;
-    s.total[j] = 0;
+    if (j < p.buckets) { s.total[j] = 0; }
   }
   if (t == 0) { *s.skewed = none; }
   __syncthreads();
   bool skewed = false;  // whether the last tile was
-  unsigned missed = 0;  // this thread's samples in no bin (fewer than 2^32: a chunk's share)
+  unsigned empty = 0;   // slots of the block's tiles past the chunk's end (ranked as samples in no bin)
   sample_t v[Items];
   auto load_tile = [&](cuda::std::size_t x) {  // tile x's samples, if it has any
     const cuda::std::size_t first = x * tile;
@@ -135,13 +150,13 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
         const bool sample = decltype(whole)::value || k * Threads + t < valid;
         const unsigned b = sample ? static_cast<unsigned>(binner(v[k])) : none;
         bin[k] = b < bins ? b : none;
-        missed += sample && bin[k] == none;
       }
     };
     if (valid == tile) {
       bin_tile(cuda::std::true_type{});
     } else {
       bin_tile(cuda::std::false_type{});
+      empty += tile - valid;
     }
     load_tile(x + gridDim.x);
     // One returning atomic per sample; samples in no bin count in one of 32 spare counters past the buckets' (by
@@ -166,7 +181,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
         } else {
           r = atomicAdd_block(s.count + bucket, 1u);
         }
-        // The spare counters are never reset: a rank taken from one may pass 2^16, so only its low half packs.
+        // The spare counters count the block's samples in no bin: a rank taken from one may pass 2^16, so only
+        // its low half packs.
         rank[k / 2] = k % 2 == 0 ? r & 0xffffu : rank[k / 2] | r << 16;
       }
     };
@@ -175,7 +191,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     } else {
       rank_tile(cuda::std::false_type{});
     }
-    block_exclusive_scan(s.count, s.offset, p.buckets, s.warp_sums);
+    block_exclusive_scan<Threads>(s.count, s.offset, p.buckets, s.warp_sums);
     for (int j = t; j <= p.buckets; j += Threads) {
       p.starts[static_cast<cuda::std::size_t>(j) * p.tiles + x] = static_cast<cuda::std::uint16_t>(s.offset[j]);
       if (j < p.buckets) {
@@ -196,12 +212,17 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     auto* out = reinterpret_cast<uint4*>(p.keys + first);
 #  pragma unroll 1
     for (unsigned i = t; i < vectors; i += Threads) { out[i] = reinterpret_cast<const uint4*>(s.staged)[i]; }
-    __syncthreads();
+    // No barrier here: the next tile writes counts, offsets, the skew flag and staged keys only past the barrier
+    // that opens its scan, which every thread reaches after writing this tile's keys out.
   }
   for (int j = t; j < p.buckets; j += Threads) {
     if (s.total[j] != 0) { atomicAdd(p.sizes + j, s.total[j]); }
   }
-  add_ignored(missed, p.ignored);
+  // Samples in no bin are counted by the spare counters (with the empty slots): no per-sample count.
+  if (t < 32 && p.ignored != nullptr) {
+    const unsigned long long spare = s.count[p.buckets + t];  // below 2^32: the chunk's samples are
+    add_ignored(t == 0 ? spare - empty : spare, p.ignored);   // modulo 2^64: the warp's sum is exact
+  }
 }
 
 /**
@@ -225,7 +246,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     const cuda::std::size_t keys = p.sizes[j];
     s.items[j] = keys > p.item_keys ? static_cast<unsigned>((keys + p.item_keys - 1) / p.item_keys) : 1u;
   }
-  block_exclusive_scan(s.items, s.items, p.buckets, s.warp_sums);
+  block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
   const unsigned items = s.items[p.buckets];
   const auto counters = static_cast<unsigned>(__cvta_generic_to_shared(s.counters));
   for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
