@@ -3,6 +3,7 @@
 // several chunks, a caller's workspace, a failed allocation's fallback, 64-bit counters and a custom binner.
 #include <onchip/histogram.cuh>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -154,9 +155,15 @@ namespace {
 struct hash_bins {
   ONCHIP_HOST_DEVICE int operator()(std::uint32_t key) const { return static_cast<int>((key * 2654435761u) >> 10); }
 };
+/// A hash onto [-2^21, 3 * 2^21): half the keys fall below bin 0 or past the last of 2^22 bins, and are ignored.
+struct wide_hash_bins {
+  ONCHIP_HOST_DEVICE int operator()(std::uint32_t key) const {
+    return static_cast<int>((key * 2654435761u) >> 9) - (1 << 21);
+  }
+};
 }  // namespace
 
-ONCHIP_GPU_TEST_CASE("the partition path with a custom binner: hashed keys into 2^22 bins") {
+ONCHIP_GPU_TEST_CASE("the partition path with a custom binner: hashed keys into 2^22 bins, some outside them") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 1);
   const auto keys = heavy_head<std::uint32_t>(n, 0.0, 1e6, 51);
   hist_test::device_samples<std::uint32_t> in(keys, 0);
@@ -169,6 +176,29 @@ ONCHIP_GPU_TEST_CASE("the partition path with a custom binner: hashed keys into 
     ONCHIP_CUDA_REQUIRE(onchip::histogram(in.data, n, hist.buffer.data(), 1 << 22, hash_bins{}));
     hist_test::require_equal(hist.get(), expected);
   }
+  // A custom binner's bins outside [0, bins) are ignored, and counted as such, on the partition path too.
+  std::fill(expected.begin(), expected.end(), 0.0);
+  unsigned long long outside = 0;
+  for (std::uint32_t k : keys) {
+    const int b = wide_hash_bins{}(k);
+    if (b >= 0 && b < (1 << 22)) {
+      expected[static_cast<std::size_t>(b)] += 1;
+    } else {
+      ++outside;
+    }
+  }
+  REQUIRE(outside > 0);
+  const onchip::detail::histogram_path_override force(histogram_path::partition);
+  hist_test::device_hist<unsigned> hist(expected.size());
+  onchip_test::device_buffer<unsigned long long> ignored(1);
+  ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
+  onchip::histogram_options options;
+  options.ignored = ignored.data();
+  ONCHIP_CUDA_REQUIRE(onchip::histogram(in.data, n, hist.buffer.data(), 1 << 22, wide_hash_bins{}, nullptr, options));
+  hist_test::require_equal(hist.get(), expected);
+  unsigned long long missed = 0;
+  ONCHIP_CUDA_REQUIRE(cudaMemcpy(&missed, ignored.data(), sizeof missed, cudaMemcpyDeviceToHost));
+  CHECK(missed == outside);
 }
 
 ONCHIP_GPU_TEST_CASE("the partition path past 4 GiB: 33 chunks, more than 2^32 hits in one bin of 64-bit counters") {

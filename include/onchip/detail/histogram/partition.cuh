@@ -31,6 +31,13 @@ inline constexpr bool partition_job_v = Job::channels == 1 && Job::active == 1 &
                                         !Job::segmented && Job::binners_t::level_bytes == 0 &&
                                         Job::binners_t::table_bytes == 0 && !byte_job_v<Job>;
 
+/// Whether a binner's result is -1 or below its bins() by construction (bin_even), so the scatter need not check
+/// it; a custom binner's is checked.
+template <class Binner>
+inline constexpr bool bounded_binner_v = false;
+template <class Level>
+inline constexpr bool bounded_binner_v<bin_even<Level>> = true;
+
 /// What the scatter and the bucket pass get besides the job (the job's samples: this chunk's).
 struct partition_args {
   cuda::std::uint16_t* keys;    // tile x's keys at [x * tile, (x + 1) * tile), sorted by bucket
@@ -63,7 +70,7 @@ ONCHIP_HOST_DEVICE constexpr unsigned share_begin(unsigned total, unsigned i, un
  * Exclusive prefix sums of in[0, n) into out[0, n], and their total into out[n], by a block of Threads threads (in
  * may be out, or global memory; warp_sums: 32 shared words). Synchronizes the block before and after. Each thread
  * takes `per` consecutive values; warps with none skip the work, and where one warp holds them all there is no
- * scan over warps (a third barrier) at all.
+ * scan over warps (and no third barrier).
  */
 template <int Threads>
 ONCHIP_DEVICE inline void block_exclusive_scan(const unsigned* in, unsigned* out, int n, unsigned* warp_sums) {
@@ -71,7 +78,9 @@ ONCHIP_DEVICE inline void block_exclusive_scan(const unsigned* in, unsigned* out
   constexpr unsigned all = 0xffffffffu;
   const int t = block_rank(), lane = t % 32, warp = t / 32;
   __syncthreads();  // the caller's writes of `in` are visible, and nobody reads warp_sums or out any more
-  const int per = (n + Threads - 1) / Threads, span = 32 * per;  // values per thread and per warp
+  // Values per thread and per warp: up to 128 values in one warp (4 a lane: no scan over warps, which costs more
+  // at 128 buckets than 4 values a lane; 16 a lane cost more than it at 512), else spread over the block.
+  const int per = n <= 128 ? (n + 31) / 32 : (n + Threads - 1) / Threads, span = 32 * per;
   const bool active = warp * span < n;
   const int lo = t * per < n ? t * per : n, hi = lo + per < n ? lo + per : n;
   unsigned sum = 0, inclusive = 0, before = 0, total = 0;
@@ -132,11 +141,16 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
   sample_t v[Items];
   auto load_tile = [&](cuda::std::size_t x) {  // tile x's samples, if it has any
     const cuda::std::size_t first = x * tile;
-    const int valid = first < n ? static_cast<int>(n - first < tile ? n - first : tile) : 0;
-    const sample_t* in = job.samples + first;
+    const sample_t* in = job.samples + first + t;
+    if (first + tile <= n) {  // a whole tile: no index checks
+#  pragma unroll
+      for (int k = 0; k < Items; ++k) { v[k] = onchip::load<cache::stream>(in + k * Threads); }
+      return;
+    }
+    const int valid = first < n ? static_cast<int>(n - first) : 0;
 #  pragma unroll
     for (int k = 0; k < Items; ++k) {
-      if (k * Threads + t < valid) { v[k] = onchip::load<cache::stream>(in + k * Threads + t); }
+      if (k * Threads + t < valid) { v[k] = onchip::load<cache::stream>(in + k * Threads); }
     }
   };
   load_tile(blockIdx.x);
@@ -149,7 +163,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
       for (int k = 0; k < Items; ++k) {
         const bool sample = decltype(whole)::value || k * Threads + t < valid;
         const unsigned b = sample ? static_cast<unsigned>(binner(v[k])) : none;
-        bin[k] = b < bins ? b : none;
+        bin[k] = bounded_binner_v<typename Job::binners_t::binner_t> || b < bins ? b : none;
       }
     };
     if (valid == tile) {
@@ -236,7 +250,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
 template <int Threads, int Gather, class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const partition_args& p) {
   using counter_t = typename Job::counter_t;
-  constexpr unsigned all = 0xffffffffu, none = 0xffffffffu;
+  constexpr unsigned all = 0xffffffffu;
   constexpr unsigned tile = partition_tile;  // the scatter's
   const auto s = onchip::carve(partition_bins_layout{p.slice_bits, p.buckets});
   const int t = block_rank(), lane = t % 32;
@@ -249,6 +263,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
   const unsigned items = s.items[p.buckets];
   const auto counters = static_cast<unsigned>(__cvta_generic_to_shared(s.counters));
+  const unsigned spare = counters + (padded_words(slice) + lane) * 4u;  // and 32 words on for each key of a vector
   for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
     int lo = 0, hi = p.buckets;  // the bucket: the last j with items[j] <= item (every bucket has an item)
     while (hi - lo > 1) {
@@ -273,74 +288,124 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     const unsigned span = end_tile - first_tile, warp = t / 32, warps = Threads / 32;
     const unsigned warp_first = first_tile + share_begin(span, warp, warps);
     const unsigned warp_end = first_tile + share_begin(span, warp + 1, warps);
-    for (unsigned x0 = warp_first; x0 < warp_end; x0 += 32) {
-      // Lane l's run: tile x0 + l's keys of bucket j, [lo, hi) of the chunk's, in the 16-byte vectors
-      // [lo / 8, (hi + 7) / 8), vectors [incl - len, incl) of the warp's sequence.
+    // Lane l's run in a round of 32 tiles: tile x0 + l's keys of bucket j, [lo, hi) of the chunk's, from the
+    // table; the next round's bounds are read while this one's keys are counted.
+    // (Both table entries, 16 bits each, in one word.)
+    auto bounds = [&](unsigned x0) {
       const unsigned x = x0 + lane;
-      unsigned lo = 0, hi = 0;
-      if (x < warp_end) {
-        lo = x * tile + row[x];
-        hi = x * tile + row[x + p.tiles];
-      }
+      return x < warp_end ? row[x] | static_cast<unsigned>(row[x + p.tiles]) << 16 : 0u;
+    };
+    unsigned next = bounds(warp_first);
+    for (unsigned x0 = warp_first; x0 < warp_end; x0 += 32) {
+      // The run is in the 16-byte vectors [lo / 8, (hi + 7) / 8), vectors [incl - len, incl) of the warp's
+      // sequence.
+      const unsigned run_bounds = next, lo = (x0 + lane) * tile + (run_bounds & 0xffffu);
+      const unsigned hi = (x0 + lane) * tile + (run_bounds >> 16);
+      next = bounds(x0 + 32);
       const unsigned len = hi > lo ? (hi + 7) / 8 - lo / 8 : 0u;
       const unsigned incl = warp_inclusive_sum(len, lane);
       const unsigned total = __shfl_sync(all, incl, 31);
       const unsigned shift = lo / 8 - (incl - len);  // the sequence's vector g of this run: vectors[shift + g]
       int run = 0;                                   // the lane whose run holds this lane's next vector
       unsigned run_end = __shfl_sync(all, incl, 0);
-      for (unsigned g0 = 0; g0 < total; g0 += 32 * Gather) {  // warp-uniform: every lane shuffles
-        unsigned at[Gather], from[Gather], to[Gather];
+      const bool long_runs = total >= 32 * 16;  // 16 vectors or more per run on average
+      // Vectors [g0, g0 + 32 * Gather) of the warp's sequence: each lane's Gather vectors' loads issued, and the
+      // mask of their keys in the run, [lo - 8 * vector, hi - 8 * vector) clipped to [0, 8) (none past the
+      // sequence).
+      auto fetch = [&](unsigned g0, unsigned(&in_run)[Gather], uint4(&keys)[Gather]) {
 #  pragma unroll
         for (int u = 0; u < Gather; ++u) {
           const unsigned g = g0 + u * 32 + lane;
           if (__any_sync(all, g < total && g >= run_end)) {
-            // Some lane's key left its run: every lane finds its run afresh, the first whose incl exceeds g
-            // (a binary search over the warp's ascending incl; runs may be empty).
-            run = 0;
+            // Some lane's key left its run: every lane finds its run, the first whose incl exceeds g (runs may
+            // be empty; g < total, so some run's does). Long runs: a lane passes at most a few run ends per 32
+            // vectors, so it steps forward; short ones take a binary search.
+            if (long_runs) {
+              bool past = g < total && g >= run_end;
+              do {
+                run += past;
+                run_end = __shfl_sync(all, incl, run);
+                past = g < total && g >= run_end;
+              } while (__any_sync(all, past));
+            } else {
+              run = 0;
 #  pragma unroll
-            for (int step = 16; step >= 1; step /= 2) {
-              if (__shfl_sync(all, incl, run + step - 1) <= g) { run += step; }
+              for (int step = 16; step >= 1; step /= 2) {
+                if (__shfl_sync(all, incl, run + step - 1) <= g) { run += step; }
+              }
+              run_end = __shfl_sync(all, incl, run);
             }
-            run_end = __shfl_sync(all, incl, run);
           }
           const unsigned vector = __shfl_sync(all, shift, run) + g;  // every lane shuffles, then selects
-          at[u] = g < total ? vector : none;
-          from[u] = __shfl_sync(all, lo, run);
-          to[u] = __shfl_sync(all, hi, run);
+          const unsigned of_run = __shfl_sync(all, run_bounds, run), first = (x0 + run) * tile - vector * 8;
+          const int begin = static_cast<int>(first + (of_run & 0xffffu));
+          const int end = static_cast<int>(first + (of_run >> 16));
+          const unsigned head = begin > 0 ? 0xffu << begin : 0xffu, tail = end < 8 ? (1u << end) - 1u : 0xffu;
+          in_run[u] = g < total ? head & tail : 0u;
+          if (g < total) { keys[u] = __ldg(vectors + vector); }
         }
-        uint4 keys[Gather];
+      };
+      // Counts fetched vectors' keys in the run; a key outside it counts in a spare word of the lane's, one per
+      // key of a vector: no branch around the atomic (ptxas turns a predicated one into a branch), lanes' spare
+      // words share no bank, and a lane's atomics in a row do not wait on one word.
+      auto count = [&](const unsigned(&in_run)[Gather], const uint4(&keys)[Gather]) {
 #  pragma unroll
         for (int u = 0; u < Gather; ++u) {
-          if (at[u] != none) { keys[u] = __ldg(vectors + at[u]); }
-        }
-#  pragma unroll
-        for (int u = 0; u < Gather; ++u) {
-          // The vector's keys in the run: [from - 8 * at, to - 8 * at), clipped to [0, 8); none past the sequence.
-          const int begin = at[u] != none ? static_cast<int>(from[u] - at[u] * 8) : 8;
-          const int end = at[u] != none ? static_cast<int>(to[u] - at[u] * 8) : 0;
+          if (__all_sync(all, in_run[u] == 0)) { continue; }  // past the warp's sequence: no atomics
           const unsigned words[4] = {keys[u].x, keys[u].y, keys[u].z, keys[u].w};
 #  pragma unroll
           for (int q = 0; q < 8; ++q) {
             const unsigned k = (words[q / 2] >> (q % 2 * 16)) & 0xffffu;
-            if (q >= begin && q < end) {
-              // word key + key / 32: keys a multiple of 32 apart fall on different banks
-              asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(counters + (k + (k >> 5)) * 4u) : "memory");
-            }
+            // word key + key / 32: keys a multiple of 32 apart fall on different banks
+            const unsigned word = in_run[u] & (1u << q) ? counters + (k + (k >> 5)) * 4u : spare + q * 128u;
+            asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(word) : "memory");
           }
+        }
+      };
+      // Two batches in flight: the next batch's loads are issued before this one's keys are counted.
+      unsigned in_run[Gather];
+      uint4 keys[Gather];
+      fetch(0, in_run, keys);
+      for (unsigned g0 = 0; g0 < total; g0 += 32 * Gather) {  // warp-uniform: every lane shuffles
+        unsigned next_in_run[Gather] = {};
+        uint4 next_keys[Gather];
+        if (g0 + 32 * Gather < total) { fetch(g0 + 32 * Gather, next_in_run, next_keys); }
+        count(in_run, keys);
+#  pragma unroll
+        for (int u = 0; u < Gather; ++u) {
+          in_run[u] = next_in_run[u];
+          keys[u] = next_keys[u];
         }
       }
     }
     __syncthreads();
     const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << p.slice_bits;
     const int limit = bins - first < static_cast<cuda::std::size_t>(slice) ? static_cast<int>(bins - first) : slice;
-    for (int i = t; i < limit; i += Threads) {
-      const unsigned c = s.counters[i + (i >> 5)];
-      if (c == 0) { continue; }
-      counter_t* out = job.hist[0] + first + i;
+    // Flush: Flush counters per thread at a time, so their reads of the output are in flight together.
+    constexpr int Flush = 8;
+    counter_t* out = job.hist[0] + first;
+    for (int i0 = t; i0 < limit; i0 += Threads * Flush) {
+      unsigned c[Flush];
+#  pragma unroll
+      for (int f = 0; f < Flush; ++f) {
+        const int i = i0 + f * Threads;
+        c[f] = i < limit ? s.counters[i + (i >> 5)] : 0u;
+      }
       if (parts == 1) {
-        *out += static_cast<counter_t>(c);
+        counter_t sum[Flush];
+#  pragma unroll
+        for (int f = 0; f < Flush; ++f) {
+          if (c[f] != 0) { sum[f] = out[i0 + f * Threads] + static_cast<counter_t>(c[f]); }
+        }
+#  pragma unroll
+        for (int f = 0; f < Flush; ++f) {
+          if (c[f] != 0) { out[i0 + f * Threads] = sum[f]; }
+        }
       } else {
-        atomic_add<false>(out, static_cast<counter_t>(c));
+#  pragma unroll
+        for (int f = 0; f < Flush; ++f) {
+          if (c[f] != 0) { atomic_add<false>(out + i0 + f * Threads, static_cast<counter_t>(c[f])); }
+        }
       }
     }
     __syncthreads();

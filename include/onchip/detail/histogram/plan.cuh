@@ -407,7 +407,8 @@ struct partition_scatter_layout {
 /// i + i / 32), so bins a multiple of 32 apart do not share a bank.
 ONCHIP_HOST_DEVICE constexpr int padded_words(int slice) { return slice + slice / 32; }
 
-/// The partition path's bucket pass: one bucket's 32-bit counters, and per bucket its first item.
+/// The partition path's bucket pass: one bucket's 32-bit counters (and 8 x 32 spare words, per key of a vector
+/// and lane, that take the gathered keys outside a run), and per bucket its first item.
 struct partition_bins_layout {
   int slice_bits;
   int buckets;
@@ -418,7 +419,7 @@ struct partition_bins_layout {
   };
   ONCHIP_HOST_DEVICE spans operator()(carver& c) const {
     spans s{};
-    s.counters = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits))).data();
+    s.counters = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits)) + 256).data();
     s.items = c.take<unsigned>(static_cast<cuda::std::size_t>(buckets) + 1).data();
     s.warp_sums = c.take<unsigned>(32).data();
     return s;

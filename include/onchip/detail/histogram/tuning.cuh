@@ -149,10 +149,11 @@ inline constexpr int partition_max_buckets = 4096;
 inline constexpr int partition_scatter_threads = 1024;
 inline constexpr int partition_scatter_blocks = 1;
 inline constexpr int partition_scatter_items = 8;
-/// The bucket pass: one block of 1024 threads per SM around one bucket's counters, 4 vectors of 8 keys per lane
-/// in flight.
+/// The bucket pass: one block of 1024 threads per SM around one bucket's counters, two batches of 2 vectors of 8
+/// keys per lane in flight (the next batch's loads issued before this one's keys are counted; batches of 4 spill
+/// in 64 registers).
 inline constexpr int partition_bins_threads = 1024;
-inline constexpr int partition_bins_gather = 4;
+inline constexpr int partition_bins_gather = 2;
 /// A bucket holding more keys than the chunk's share of this many items per block is split between blocks (so
 /// skewed keys spread over the GPU); a bucket counted by one block is added into the output without atomics.
 inline constexpr int partition_items_per_block = 2;
