@@ -19,6 +19,7 @@ void instantiate(const std::uint8_t* u8, const std::int8_t* i8, const int* offse
   onchip::histogram_even(u16, 10, h, 1024, 0, 65536);
   onchip::histogram(u16, 10, h, 65536, onchip::bin_identity{});
   onchip::histogram_even(i32, 10, h64, 10, 0, 1000);
+  onchip::histogram_even(i32, 10, h64, 1024, -(1LL << 40), 1LL << 40);  // the wide integer binning, 64-bit counters
 #elif ONCHIP_PROBE_PART == 1
   onchip::histogram_even(f32, 10, h, 1024, 0.f, 1.f);
   onchip::histogram_range(f32, 10, h, lv, 1025);

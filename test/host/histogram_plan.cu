@@ -99,7 +99,8 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   const bool wide = p.threads == onchip::detail::tuning::wide_threads && p.path == histogram_path::shared_replicas;
   CHECK((!wide || onchip::detail::wide_candidate(c)));
   const auto shape = onchip::detail::shape_of(p.path, c.sample_bytes, c.level_bytes > 0,
-                                              onchip::detail::integer_stream(c.integer_samples, c.weighted,
+                                              onchip::detail::integer_stream(c.integer_samples,
+                                                                             c.wide_integer_binning, c.weighted,
                                                                              c.segments > 0, c.active),
                                               onchip::detail::small_slices(c, d), c.active > 1, wide);
   CHECK(onchip::detail::serves(p.path, c));
@@ -532,7 +533,8 @@ TEST_CASE("byte inputs too large for one launch of the byte kernel are cut into 
 
 namespace {
 
-// The plan as a job type describes it, so the typed kernels and the plan agree on threads.
+// The plan as a job type describes it, so the typed kernels and the plan agree on threads (and, for the shared
+// and global kernels, on vectors in flight).
 template <class Sample, class Counter, class Binners>
 void check_typed(int bins) {
   using job_t = onchip::detail::histogram_job<1, 1, Sample, onchip::detail::no_weights, Binners, Counter>;
@@ -542,22 +544,29 @@ void check_typed(int bins) {
   job.rows = 1;
   const launch_plan p = plan_histogram(onchip::detail::describe(job, false), h200);
   REQUIRE(p.ok());
-  int threads = 0;
+  int threads = 0, vectors = p.vectors;
   switch (p.path) {
     case histogram_path::byte_lanes: threads = onchip::detail::tuning::byte_lane_threads; break;
     case histogram_path::shared_replicas:
       threads = onchip::detail::shape_v<histogram_path::shared_replicas, job_t>.threads;
+      vectors = onchip::detail::shape_v<histogram_path::shared_replicas, job_t>.vectors;
       if (onchip::detail::wide_job_v<job_t> && p.threads == onchip::detail::tuning::wide_threads) {
         threads = onchip::detail::tuning::wide_threads;  // the wide kernel, launched by the same rule
+        vectors = onchip::detail::tuning::wide_vectors;
       }
       break;
     case histogram_path::shared_packed16:
       threads = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.threads;
+      vectors = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.vectors;
       break;
     case histogram_path::partition: threads = onchip::detail::tuning::partition_scatter_threads; break;
-    default: threads = onchip::detail::shape_v<histogram_path::global_atomics, job_t>.threads; break;
+    default:
+      threads = onchip::detail::shape_v<histogram_path::global_atomics, job_t>.threads;
+      vectors = onchip::detail::shape_v<histogram_path::global_atomics, job_t>.vectors;
+      break;
   }
   CHECK(p.threads == threads);
+  CHECK(p.vectors == vectors);
 }
 
 }  // namespace
@@ -573,6 +582,17 @@ TEST_CASE("plans of typed jobs launch the threads their kernels are compiled for
   check_typed<float, unsigned, range_binners<1, float>>(20000);
   check_typed<float, unsigned long long, plain_binners<1, onchip::bin_even<float>>>(1 << 20);
   check_typed<float, float, plain_binners<1, onchip::bin_even<float>>>(1000);
+  // 4-byte integers: eight vectors in flight when binned with 32-bit products, the usual four with the wide
+  // binning's 128-bit ones (eight spilled).
+  check_typed<std::uint32_t, unsigned long long, plain_binners<1, onchip::detail::narrow_even<long long>>>(1024);
+  check_typed<std::uint32_t, unsigned long long, plain_binners<1, onchip::bin_even<long long>>>(1024);
+  using narrow_job = onchip::detail::histogram_job<1, 1, std::int32_t, onchip::detail::no_weights,
+                                                   plain_binners<1, onchip::detail::narrow_even<int>>, unsigned>;
+  using wide_job = onchip::detail::histogram_job<1, 1, std::int32_t, onchip::detail::no_weights,
+                                                 plain_binners<1, onchip::bin_even<long long>>, unsigned>;
+  CHECK(onchip::detail::shape_v<histogram_path::shared_replicas, narrow_job>.vectors == 8);
+  CHECK(onchip::detail::shape_v<histogram_path::shared_replicas, wide_job>.vectors ==
+        onchip::detail::tuning::sample_vectors(4));
 }
 
 namespace {

@@ -228,6 +228,16 @@ template <class Job>
 inline constexpr bool wide_job_v = sizeof(typename Job::sample_t) == 2 && Job::active == 1 && !Job::weighted &&
                                    !Job::segmented && Job::binners_t::level_bytes == 0;
 
+/// Whether Job bins integer samples with bin_even over integer levels as such: ranges too wide for the narrow
+/// binning's 32-bit products (narrower ones run as narrow_even), 128-bit products per sample.
+template <class Job>
+inline constexpr bool wide_integer_binning_v = false;
+template <int Channels, int Active, class Sample, class Weight, class Level, class Counter, class Offset>
+inline constexpr bool
+    wide_integer_binning_v<histogram_job<Channels, Active, Sample, Weight, plain_binners<Active, bin_even<Level>>,
+                                         Counter, Offset>> =
+        cuda::std::is_integral_v<Sample> && cuda::std::is_integral_v<Level>;
+
 /// The job as the launch plan sees it.
 template <class Job>
 ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
@@ -235,6 +245,7 @@ ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
   c.sample_bytes = static_cast<int>(sizeof(typename Job::sample_t));
   c.byte_samples = byte_job_v<Job>;
   c.integer_samples = cuda::std::is_integral_v<typename Job::sample_t>;
+  c.wide_integer_binning = wide_integer_binning_v<Job>;
   c.channels = Job::channels;
   c.active = Job::active;
   for (int a = 0; a < Job::active; ++a) { c.bins[a] = job.offset[a + 1] - job.offset[a]; }
@@ -254,8 +265,8 @@ ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
 template <histogram_path Path, class Job, bool SmallSlices = false>
 inline constexpr kernel_shape shape_v =
     shape_of(Path, sizeof(typename Job::sample_t), Job::binners_t::level_bytes > 0,
-             integer_stream(cuda::std::is_integral_v<typename Job::sample_t>, Job::weighted, Job::segmented,
-                            Job::active),
+             integer_stream(cuda::std::is_integral_v<typename Job::sample_t>, wide_integer_binning_v<Job>,
+                            Job::weighted, Job::segmented, Job::active),
              SmallSlices, Job::active > 1);
 
 /// What every histogram kernel gets besides the job: the plan's decisions.

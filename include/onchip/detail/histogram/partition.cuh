@@ -76,7 +76,7 @@ template <int Threads>
 ONCHIP_DEVICE inline void block_exclusive_scan(const unsigned* in, unsigned* out, int n, unsigned* warp_sums) {
   static_assert(Threads % 32 == 0 && Threads <= 1024, "the scan runs on whole warps, at most 32 of them");
   constexpr unsigned all = 0xffffffffu;
-  const int t = block_rank(), lane = t % 32, warp = t / 32;
+  const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
   __syncthreads();  // the caller's writes of `in` are visible, and nobody reads warp_sums or out any more
   // Values per thread and per warp: up to 128 values in one warp (4 a lane: no scan over warps, which costs more
   // at 128 buckets than 4 values a lane; 16 a lane cost more than it at 512), else spread over the block.
@@ -253,7 +253,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   constexpr unsigned all = 0xffffffffu;
   constexpr unsigned tile = partition_tile;  // the scatter's
   const auto s = onchip::carve(partition_bins_layout{p.slice_bits, p.buckets});
-  const int t = block_rank(), lane = t % 32;
+  const int t = static_cast<int>(threadIdx.x), lane = t % 32;
   const int slice = 1 << p.slice_bits;
   const cuda::std::size_t bins = static_cast<cuda::std::size_t>(job.total_bins());
   for (int j = t; j < p.buckets; j += Threads) {
@@ -263,7 +263,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
   const unsigned items = s.items[p.buckets];
   const auto counters = static_cast<unsigned>(__cvta_generic_to_shared(s.counters));
-  const unsigned spare = counters + (padded_words(slice) + lane) * 4u;  // and 32 words on for each key of a vector
+  const auto spare = static_cast<unsigned>(__cvta_generic_to_shared(s.spare + lane));  // and 32 words on per key
   for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
     int lo = 0, hi = p.buckets;  // the bucket: the last j with items[j] <= item (every bucket has an item)
     while (hi - lo > 1) {
@@ -281,7 +281,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
       reinterpret_cast<uint4*>(s.counters)[i] = make_uint4(0, 0, 0, 0);
     }
     __syncthreads();
-    const cuda::std::uint16_t* row = p.starts + static_cast<cuda::std::size_t>(j) * p.tiles;
+    const unsigned row = static_cast<unsigned>(j) * p.tiles;  // bucket j's row of the table (below 2^32 entries)
     const auto* vectors = reinterpret_cast<const uint4*>(p.keys);
     // Each warp takes an equal share of the item's tiles, 32 at a time (an item of a few tiles with long runs
     // keeps every warp busy too).
@@ -293,7 +293,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     // (Both table entries, 16 bits each, in one word.)
     auto bounds = [&](unsigned x0) {
       const unsigned x = x0 + lane;
-      return x < warp_end ? row[x] | static_cast<unsigned>(row[x + p.tiles]) << 16 : 0u;
+      return x < warp_end ? p.starts[row + x] | static_cast<unsigned>(p.starts[row + p.tiles + x]) << 16 : 0u;
     };
     unsigned next = bounds(warp_first);
     for (unsigned x0 = warp_first; x0 < warp_end; x0 += 32) {
@@ -381,8 +381,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     __syncthreads();
     const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << p.slice_bits;
     const int limit = bins - first < static_cast<cuda::std::size_t>(slice) ? static_cast<int>(bins - first) : slice;
-    // Flush: Flush counters per thread at a time, so their reads of the output are in flight together.
-    constexpr int Flush = 8;
+    // Flush: Flush counters per thread at a time, so their reads of the output are in flight together (4 of 8
+    // bytes: 8 spilled).
+    constexpr int Flush = sizeof(counter_t) > 4 ? 4 : 8;
     counter_t* out = job.hist[0] + first;
     for (int i0 = t; i0 < limit; i0 += Threads * Flush) {
       unsigned c[Flush];

@@ -50,6 +50,7 @@ struct histogram_call {
   int sample_bytes = 4;
   bool byte_samples = false;  // 1-byte integers: the byte kernels count values and bin each value once
   bool integer_samples = false;
+  bool wide_integer_binning = false;  // integers binned evenly over a range past 32-bit products (128-bit ones)
   int channels = 1;
   int active = 1;
   int bins[max_channels] = {};  // per active channel (per segment when segmented)
@@ -133,10 +134,11 @@ struct kernel_shape {
   int vectors;
 };
 
-/// One stream of integer samples: one active channel, unweighted, not segmented (the shared kernel keeps more of
-/// them in flight).
-ONCHIP_HOST_DEVICE constexpr bool integer_stream(bool integer_samples, bool weighted, bool segmented, int active) {
-  return integer_samples && !weighted && !segmented && active == 1;
+/// One stream of integer samples binned with 32-bit products: one active channel, unweighted, not segmented (the
+/// shared kernel keeps more of them in flight; the wide binning's 128-bit products leave no registers for it).
+ONCHIP_HOST_DEVICE constexpr bool integer_stream(bool integer_samples, bool wide_binning, bool weighted,
+                                                 bool segmented, int active) {
+  return integer_samples && !wide_binning && !weighted && !segmented && active == 1;
 }
 
 ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner,
@@ -312,7 +314,8 @@ ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_c
                                           bool wide = false) {
   const kernel_shape shape =
       shape_of(path, c.sample_bytes, c.level_bytes > 0,
-               integer_stream(c.integer_samples, c.weighted, c.segments > 0, c.active), small_slices(c, d),
+               integer_stream(c.integer_samples, c.wide_integer_binning, c.weighted, c.segments > 0, c.active),
+               small_slices(c, d),
                c.active > 1, wide);
   for (int blocks = resident_blocks(d, shape.threads, shape.blocks); blocks >= 1; --blocks) {
     const cuda::std::size_t budget = block_budget(d, blocks);
@@ -407,21 +410,23 @@ struct partition_scatter_layout {
 /// i + i / 32), so bins a multiple of 32 apart do not share a bank.
 ONCHIP_HOST_DEVICE constexpr int padded_words(int slice) { return slice + slice / 32; }
 
-/// The partition path's bucket pass: one bucket's 32-bit counters (and 8 x 32 spare words, per key of a vector
-/// and lane, that take the gathered keys outside a run), and per bucket its first item.
+/// The partition path's bucket pass: 8 x 32 spare words (per key of a vector and lane: they take the gathered
+/// keys outside a run), one bucket's 32-bit counters, and per bucket its first item.
 struct partition_bins_layout {
   int slice_bits;
   int buckets;
   struct spans {
+    unsigned* warp_sums;
+    unsigned* spare;
     unsigned* counters;
     unsigned* items;
-    unsigned* warp_sums;
   };
   ONCHIP_HOST_DEVICE spans operator()(carver& c) const {
-    spans s{};
-    s.counters = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits)) + 256).data();
-    s.items = c.take<unsigned>(static_cast<cuda::std::size_t>(buckets) + 1).data();
+    spans s{};  // the fixed-size arrays first: their places are constants, not registers, in the kernel
     s.warp_sums = c.take<unsigned>(32).data();
+    s.spare = c.take<unsigned>(256).data();
+    s.counters = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits))).data();
+    s.items = c.take<unsigned>(static_cast<cuda::std::size_t>(buckets) + 1).data();
     return s;
   }
 };

@@ -79,8 +79,9 @@ inline constexpr int max_replicas = 32;
 /// ceiling with 2, 90.0-90.6% with 4, 91.0% with 6, 91.6% with 8 (H200, 2026-11-30; 8 leaves no registers for
 /// the other sample types); f32 with 4 since 2026-11-29.
 ONCHIP_HOST_DEVICE constexpr int sample_vectors(int sample_bytes) { return sample_bytes == 2 ? 6 : 4; }
-/// The shared kernel over one stream of 4-byte integers (one channel, unweighted, not segmented), even binning:
-/// eight vectors.
+/// The shared kernel over one stream of 4-byte integers (one channel, unweighted, not segmented) binned with
+/// 32-bit products (integer_stream): eight vectors. The wide integer binning (128-bit products) spilled with
+/// eight on sm_90 and keeps sample_vectors.
 /// The narrow binning's two 32 x 32 -> 64 multiplies make each sample's chain long, so more loads in flight hide
 /// it: i32 / 10 bins in two blocks of 512, 90.9% of the read ceiling with 4, 94.7% with 8 (same run), no local
 /// memory on sm_90. f32 (binned with float arithmetic) lost 1-2% with 8 in that run and 8 segments of 32 MiB 6%,
