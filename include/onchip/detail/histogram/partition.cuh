@@ -381,8 +381,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     __syncthreads();
     const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << p.slice_bits;
     const int limit = bins - first < static_cast<cuda::std::size_t>(slice) ? static_cast<int>(bins - first) : slice;
-    // Flush: Flush counters per thread at a time, so their reads of the output are in flight together (4 of 8
-    // bytes: 8 spilled).
+    // Flush counters per thread at a time, so their reads of the output are in flight together (4 for 8-byte
+    // counters: 8 of those spilled registers).
     constexpr int Flush = sizeof(counter_t) > 4 ? 4 : 8;
     counter_t* out = job.hist[0] + first;
     for (int i0 = t; i0 < limit; i0 += Threads * Flush) {
