@@ -245,7 +245,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
  * non-zero counters into the output (plainly where the item is the whole bucket: no other block adds to those
  * bins in this launch). Each warp takes an equal share of the item's tiles, 32 at a time: its lanes read the 32
  * runs' bounds from the table (coalesced), and gather the 16-byte vectors holding the runs' keys as one sequence,
- * Gather vectors per lane in flight, counting only each vector's keys of the run.
+ * two batches of Gather vectors per lane in flight, counting each vector's keys of the run (and its other keys in
+ * spare words).
  */
 template <int Threads, int Gather, class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const partition_args& p) {
