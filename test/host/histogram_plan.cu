@@ -533,8 +533,8 @@ TEST_CASE("byte inputs too large for one launch of the byte kernel are cut into 
 
 namespace {
 
-// The plan as a job type describes it, so the typed kernels and the plan agree on threads (and, for the shared
-// and global kernels, on vectors in flight).
+// The plan as a job type describes it, so the typed kernels and the plan agree on threads and on vectors in
+// flight (the partition: its scatter's threads, its bucket pass's batch).
 template <class Sample, class Counter, class Binners>
 void check_typed(int bins) {
   using job_t = onchip::detail::histogram_job<1, 1, Sample, onchip::detail::no_weights, Binners, Counter>;
@@ -544,9 +544,12 @@ void check_typed(int bins) {
   job.rows = 1;
   const launch_plan p = plan_histogram(onchip::detail::describe(job, false), h200);
   REQUIRE(p.ok());
-  int threads = 0, vectors = p.vectors;
+  int threads = 0, vectors = 0;
   switch (p.path) {
-    case histogram_path::byte_lanes: threads = onchip::detail::tuning::byte_lane_threads; break;
+    case histogram_path::byte_lanes:
+      threads = onchip::detail::shape_v<histogram_path::byte_lanes, job_t>.threads;
+      vectors = onchip::detail::shape_v<histogram_path::byte_lanes, job_t>.vectors;
+      break;
     case histogram_path::shared_replicas:
       threads = onchip::detail::shape_v<histogram_path::shared_replicas, job_t>.threads;
       vectors = onchip::detail::shape_v<histogram_path::shared_replicas, job_t>.vectors;
@@ -559,7 +562,10 @@ void check_typed(int bins) {
       threads = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.threads;
       vectors = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.vectors;
       break;
-    case histogram_path::partition: threads = onchip::detail::tuning::partition_scatter_threads; break;
+    case histogram_path::partition:
+      threads = onchip::detail::tuning::partition_scatter_threads;
+      vectors = onchip::detail::tuning::partition_bins_gather;  // the bucket pass's batch, as launched
+      break;
     default:
       threads = onchip::detail::shape_v<histogram_path::global_atomics, job_t>.threads;
       vectors = onchip::detail::shape_v<histogram_path::global_atomics, job_t>.vectors;

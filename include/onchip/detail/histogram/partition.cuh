@@ -264,7 +264,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
   const unsigned items = s.items[p.buckets];
   const auto counters = static_cast<unsigned>(__cvta_generic_to_shared(s.counters));
-  const auto spare = static_cast<unsigned>(__cvta_generic_to_shared(s.spare + lane));  // and 32 words on per key
+  // This lane's spare word for a vector's key 0; key q's is 32 q words on.
+  const auto spare = static_cast<unsigned>(__cvta_generic_to_shared(s.spare + lane));
   for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
     int lo = 0, hi = p.buckets;  // the bucket: the last j with items[j] <= item (every bucket has an item)
     while (hi - lo > 1) {

@@ -451,7 +451,7 @@ ONCHIP_HOST_DEVICE constexpr int blocks_fitting(const device_limits& d, int thre
                                                 int wanted) {
   int blocks = resident_blocks(d, threads, wanted);
   while (blocks >= 1 && smem > block_budget(d, blocks)) { --blocks; }
-  return blocks > 0 ? blocks : 0;
+  return blocks;
 }
 
 /**
