@@ -315,7 +315,7 @@ ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_c
   const kernel_shape shape =
       shape_of(path, c.sample_bytes, c.level_bytes > 0,
                integer_stream(c.integer_samples, c.wide_integer_binning, c.weighted, c.segments > 0, c.active),
-               small_slices(c, d), c.active > 1, wide);
+               small_slices(c, d), c.active > 1 || (path == histogram_path::byte_lanes && c.channels > 1), wide);
   for (int blocks = resident_blocks(d, shape.threads, shape.blocks); blocks >= 1; --blocks) {
     const cuda::std::size_t budget = block_budget(d, blocks);
     const int first = path == histogram_path::global_atomics ? 0 : 1;
