@@ -19,7 +19,7 @@
 struct gray_plan {
   int threads;
   ONCHIP_HOST_DEVICE auto operator()(onchip::carver& smem) const {
-    auto hist = onchip::block_histogram<256>(smem, threads);        // replicas sized for this block
+    auto hist = onchip::block_histogram<256>(smem, threads);        // one copy of 256 counters
     auto gray = smem.take<unsigned char>(static_cast<size_t>(threads) * 4);  // the block's output, staged
     return cuda::std::tuple{hist, gray};
   }
@@ -36,7 +36,7 @@ __global__ void to_gray(const uchar4* rgba, size_t pixels, unsigned char* gray_o
         const uchar4 p = rgba[i];
         const auto y = static_cast<unsigned char>((77u * p.x + 150u * p.y + 29u * p.z) >> 8);  // BT.601 luma
         gray[k * blockDim.x + threadIdx.x] = y;
-        hist.add(y);  // shared-memory atomics into this block's replicas
+        hist.add(y);  // a shared-memory atomic into this block's counters
       }
     }
     __syncthreads();

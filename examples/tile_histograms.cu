@@ -23,7 +23,7 @@ constexpr int tiles_x = 8, tiles_y = 8, bins = 256;
 struct tile_plan {
   int threads;
   ONCHIP_HOST_DEVICE auto operator()(onchip::carver& smem) const {
-    auto hist = onchip::block_histogram<bins>(smem, threads);  // replicas for this block size
+    auto hist = onchip::block_histogram<bins>(smem, threads);  // one copy of the counters
     auto clipped = smem.take<unsigned>(1);                      // another shared array beside it
     return cuda::std::tuple{hist, clipped};
   }

@@ -396,17 +396,19 @@ ONCHIP_GPU_TEST_CASE("checked mode: unsorted levels trap with a message") {
 
 namespace {
 
+template <onchip::block_layout Layout>
 struct tile_plan {
   int threads;
   ONCHIP_HOST_DEVICE auto operator()(onchip::carver& c) const {
     auto scratch = c.take<float>(33);  // composes with other arrays
-    return cuda::std::tuple{scratch, onchip::block_histogram<64>(c, threads)};
+    return cuda::std::tuple{scratch, onchip::block_histogram<64, unsigned, Layout>(c, threads)};
   }
 };
 
 // One histogram per tile of 1000 samples, stored per block, plus a global flush of the same counts.
+template <onchip::block_layout Layout>
 __global__ void tile_histograms(const std::uint8_t* in, std::size_t n, unsigned* per_tile, unsigned* total) {
-  auto carved = onchip::carve(tile_plan{static_cast<int>(blockDim.x)});
+  auto carved = onchip::carve(tile_plan<Layout>{static_cast<int>(blockDim.x)});
   auto& scratch = cuda::std::get<0>(carved);
   auto& hist = cuda::std::get<1>(carved);  // a named reference: lambdas cannot capture structured bindings in C++17
   hist.reset();
@@ -418,9 +420,10 @@ __global__ void tile_histograms(const std::uint8_t* in, std::size_t n, unsigned*
   hist.flush(total);
 }
 
+template <onchip::block_layout Layout>
 __global__ void many_hits_u16(unsigned* out, int per_thread) {
   onchip::carver smem = onchip::dynamic_smem();
-  onchip::block_histogram<5, std::uint16_t> hist(smem, out);
+  onchip::block_histogram<5, std::uint16_t, Layout> hist(smem, out);
   hist.reset();
   for (int i = 0; i < per_thread; ++i) {
     hist.add(0);                             // the low half of a word: a carry must not leak into bin 1
@@ -430,6 +433,19 @@ __global__ void many_hits_u16(unsigned* out, int per_thread) {
   }
   int register_bins[4] = {4, 4, -1, 2};
   hist.add(register_bins);
+  hist.flush(out);
+}
+
+// One thread: 65535 hits on bin 1 (the high half of word 0), then hits on bin 0 (its low half) whose wraps
+// carry into that full high half.
+__global__ void carry_into_full_half(unsigned* out, int low_hits) {
+  onchip::carver smem = onchip::dynamic_smem();
+  onchip::block_histogram<2, std::uint16_t> hist(smem, out);
+  hist.reset();
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < 65535; ++i) { hist.add(1); }
+    for (int i = 0; i < low_hits; ++i) { hist.add(0); }
+  }
   hist.flush(out);
 }
 
@@ -443,46 +459,78 @@ __global__ void weighted_block(const float* w, int n, double* out) {
 
 }  // namespace
 
-ONCHIP_GPU_TEST_CASE("block_histogram: per-tile store and global flush inside a user kernel") {
+ONCHIP_GPU_TEST_CASE("block_histogram: per-tile store and global flush inside a user kernel, both layouts") {
   const std::size_t n = 1000 * 97 + 123;
   const auto host = hist_test::make_samples<std::uint8_t>(n, 0, 256, distribution::skewed, 81);
   hist_test::device_samples<std::uint8_t> in(host, 0);
   const int tiles = static_cast<int>((n + 999) / 1000);
   onchip_test::device_buffer<unsigned> per_tile(static_cast<std::size_t>(tiles) * 64), total(64);
   ONCHIP_CUDA_REQUIRE(cudaMemset(total.data(), 0, total.bytes()));
+  std::vector<unsigned> expected_tiles(per_tile.size(), 0), expected_total(64, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    ++expected_tiles[(i / 1000) * 64 + (host[i] >> 2)];
+    ++expected_total[host[i] >> 2];
+  }
+  constexpr auto one = onchip::block_layout::one_copy, warps = onchip::block_layout::warp_copies;
   for (int threads : {64, 256, 1024}) {
-    INFO("threads " << threads);
-    ONCHIP_CUDA_REQUIRE(cudaMemset(total.data(), 0, total.bytes()));
-    tile_histograms<<<tiles, threads, onchip::smem_bytes(tile_plan{threads})>>>(in.data, n, per_tile.data(), total.data());
-    ONCHIP_CUDA_REQUIRE(cudaGetLastError());
-    std::vector<unsigned> tiles_got(per_tile.size()), total_got(64);
-    ONCHIP_CUDA_REQUIRE(cudaMemcpy(tiles_got.data(), per_tile.data(), per_tile.bytes(), cudaMemcpyDeviceToHost));
-    ONCHIP_CUDA_REQUIRE(cudaMemcpy(total_got.data(), total.data(), total.bytes(), cudaMemcpyDeviceToHost));
-    std::vector<unsigned> expected_tiles(per_tile.size(), 0), expected_total(64, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      ++expected_tiles[(i / 1000) * 64 + (host[i] >> 2)];
-      ++expected_total[host[i] >> 2];
+    for (bool copies : {false, true}) {
+      INFO("threads " << threads << (copies ? ", warp copies" : ", one copy"));
+      ONCHIP_CUDA_REQUIRE(cudaMemset(total.data(), 0, total.bytes()));
+      if (copies) {
+        tile_histograms<warps><<<tiles, threads, onchip::smem_bytes(tile_plan<warps>{threads})>>>(
+            in.data, n, per_tile.data(), total.data());
+      } else {
+        tile_histograms<one><<<tiles, threads, onchip::smem_bytes(tile_plan<one>{threads})>>>(
+            in.data, n, per_tile.data(), total.data());
+      }
+      ONCHIP_CUDA_REQUIRE(cudaGetLastError());
+      std::vector<unsigned> tiles_got(per_tile.size()), total_got(64);
+      ONCHIP_CUDA_REQUIRE(cudaMemcpy(tiles_got.data(), per_tile.data(), per_tile.bytes(), cudaMemcpyDeviceToHost));
+      ONCHIP_CUDA_REQUIRE(cudaMemcpy(total_got.data(), total.data(), total.bytes(), cudaMemcpyDeviceToHost));
+      CHECK(tiles_got == expected_tiles);
+      CHECK(total_got == expected_total);
     }
-    CHECK(tiles_got == expected_tiles);
-    CHECK(total_got == expected_total);
   }
 }
 
 ONCHIP_GPU_TEST_CASE("block_histogram<uint16_t>: more than 65535 hits on one bin in one block lose nothing") {
   const int threads = 512, per_thread = 400;  // 204800 hits on bin 0 in one block
-  onchip_test::device_buffer<unsigned> out(5);
-  ONCHIP_CUDA_REQUIRE(cudaMemset(out.data(), 0, out.bytes()));
-  const std::size_t bytes = onchip::block_histogram<5, std::uint16_t>::smem_bytes(threads);
-  many_hits_u16<<<1, threads, bytes>>>(out.data(), per_thread);
-  ONCHIP_CUDA_REQUIRE(cudaGetLastError());
-  std::vector<unsigned> got(5);
-  ONCHIP_CUDA_REQUIRE(cudaMemcpy(got.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
-  const unsigned t = threads;
-  CHECK(got[0] == t * per_thread);
-  CHECK(got[1] == t * ((per_thread + 99) / 100));
-  CHECK(got[2] == t);
-  CHECK(got[3] == t * ((per_thread + 2) / 3));
-  CHECK(got[4] == 2 * t);
+  for (bool copies : {false, true}) {
+    INFO((copies ? "warp copies" : "one copy"));
+    onchip_test::device_buffer<unsigned> out(5);
+    ONCHIP_CUDA_REQUIRE(cudaMemset(out.data(), 0, out.bytes()));
+    if (copies) {
+      constexpr auto layout = onchip::block_layout::warp_copies;
+      const std::size_t bytes = onchip::block_histogram<5, std::uint16_t, layout>::smem_bytes(threads);
+      many_hits_u16<layout><<<1, threads, bytes>>>(out.data(), per_thread);
+    } else {
+      const std::size_t bytes = onchip::block_histogram<5, std::uint16_t>::smem_bytes(threads);
+      many_hits_u16<onchip::block_layout::automatic><<<1, threads, bytes>>>(out.data(), per_thread);
+    }
+    ONCHIP_CUDA_REQUIRE(cudaGetLastError());
+    std::vector<unsigned> got(5);
+    ONCHIP_CUDA_REQUIRE(cudaMemcpy(got.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
+    const unsigned t = threads;
+    CHECK(got[0] == t * per_thread);
+    CHECK(got[1] == t * ((per_thread + 99) / 100));
+    CHECK(got[2] == t);
+    CHECK(got[3] == t * ((per_thread + 2) / 3));
+    CHECK(got[4] == 2 * t);
+  }
+}
+
+ONCHIP_GPU_TEST_CASE("block_histogram<uint16_t>: a carry into a counter holding 65535 loses nothing") {
+  for (int low_hits : {65535, 65536, 65536 * 2 + 7}) {
+    INFO("hits on bin 0: " << low_hits);
+    onchip_test::device_buffer<unsigned> out(2);
+    ONCHIP_CUDA_REQUIRE(cudaMemset(out.data(), 0, out.bytes()));
+    carry_into_full_half<<<1, 32, onchip::block_histogram<2, std::uint16_t>::smem_bytes(32)>>>(out.data(), low_hits);
+    ONCHIP_CUDA_REQUIRE(cudaGetLastError());
+    std::vector<unsigned> got(2);
+    ONCHIP_CUDA_REQUIRE(cudaMemcpy(got.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
+    CHECK(got[0] == static_cast<unsigned>(low_hits));
+    CHECK(got[1] == 65535u);
+  }
 }
 
 ONCHIP_GPU_TEST_CASE("block_histogram with double counters adds weights") {

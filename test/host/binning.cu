@@ -308,13 +308,35 @@ TEST_CASE("bin_identity keeps non-negative integers and ignores the rest") {
   CHECK(id(std::numeric_limits<float>::quiet_NaN()) == -1);
 }
 
-TEST_CASE("block_histogram sizes: replicas within 32 KiB and one per warp at most") {
-  CHECK(onchip::block_histogram<256>::replicas(256) == 8);
-  CHECK(onchip::block_histogram<256>::smem_bytes(256) == 8 * 256 * 4);
-  CHECK(onchip::block_histogram<256>::replicas(32) == 1);
-  CHECK(onchip::block_histogram<4096>::replicas(1024) == 2);
-  CHECK(onchip::block_histogram<65536, std::uint16_t>::smem_bytes(256) == 65536 * 2);
-  CHECK(onchip::block_histogram<7, std::uint16_t>::smem_bytes(64) == 2 * 4 * 4);  // 4 words per replica, 2 replicas
+TEST_CASE("block_histogram layouts: one copy for one-instruction adds, warp copies within 32 KiB otherwise") {
+  using onchip::block_histogram;
+  using onchip::block_layout;
+  // automatic follows the counter: 32-bit integers and packed uint16_t add with one shared atomic instruction;
+  // 64-bit integers, float and double with a compare-and-swap loop.
+  CHECK(block_histogram<256>::layout == block_layout::one_copy);
+  CHECK(block_histogram<256, int>::layout == block_layout::one_copy);
+  CHECK(block_histogram<256, std::uint16_t>::layout == block_layout::one_copy);
+  CHECK(block_histogram<256, unsigned long long>::layout == block_layout::warp_copies);
+  CHECK(block_histogram<256, long long>::layout == block_layout::warp_copies);
+  CHECK(block_histogram<256, float>::layout == block_layout::warp_copies);
+  CHECK(block_histogram<256, double>::layout == block_layout::warp_copies);
+  CHECK(block_histogram<256, double, block_layout::one_copy>::layout == block_layout::one_copy);
+  // One copy whatever the block size.
+  CHECK(block_histogram<256>::replicas(1024) == 1);
+  CHECK(block_histogram<256>::smem_bytes(1024) == 256 * 4);
+  CHECK(block_histogram<7, std::uint16_t>::smem_bytes(64) == 4 * 4);  // 7 counters in 4 words
+  CHECK(block_histogram<65536, std::uint16_t>::smem_bytes(256) == 65536 * 2);
+  CHECK(block_histogram<100, double, block_layout::one_copy>::smem_bytes(512) == 100 * 8);
+  // Warp copies: one per warp at most, 32 at most, within 32 KiB together.
+  using copies_u32 = block_histogram<256, unsigned, block_layout::warp_copies>;
+  CHECK(copies_u32::replicas(256) == 8);
+  CHECK(copies_u32::smem_bytes(256) == 8 * 256 * 4);
+  CHECK(copies_u32::replicas(32) == 1);
+  CHECK(copies_u32::replicas(1024) == 32);
+  CHECK(block_histogram<4096, unsigned, block_layout::warp_copies>::replicas(1024) == 2);
+  CHECK(block_histogram<7, std::uint16_t, block_layout::warp_copies>::smem_bytes(64) == 2 * 4 * 4);
+  CHECK(block_histogram<100, float>::replicas(128) == 4);
+  CHECK(block_histogram<8192, double>::replicas(1024) == 1);  // one copy is 64 KiB already
   // Inside a plan the carver accounts for it like any array.
   struct plan {
     ONCHIP_HOST_DEVICE auto operator()(onchip::carver& c) const {
@@ -323,6 +345,50 @@ TEST_CASE("block_histogram sizes: replicas within 32 KiB and one per warp at mos
     }
   };
   CHECK(onchip::smem_bytes(plan{}) == 8 + onchip::block_histogram<100, double>::smem_bytes(128));
+}
+
+// A model of one word of two packed 16-bit counters under the library's carry rule: the word is added to modulo
+// 2^32 and each wrap's credits go to 32-bit outputs; half plus output must equal the exact count modulo 2^32.
+TEST_CASE("packed 16-bit counters: a half's value plus its carries is the exact count, carries into 0xffff too") {
+  struct model {
+    unsigned word = 0;
+    unsigned out[2] = {0, 0};
+    unsigned long long exact[2] = {0, 0};
+    void add(unsigned b, unsigned count) {
+      const unsigned old = word;
+      word = old + (count << (b * 16));
+      exact[b] += count;
+      if (const unsigned code = onchip::detail::packed16_wrap(old, b, count)) {
+        out[b] += 65536u;
+        if (b == 0) { out[1] += onchip::detail::packed16_high_credit(code); }
+      }
+    }
+    void check() const {
+      for (unsigned b = 0; b < 2; ++b) {
+        CHECK(((word >> (b * 16)) & 0xffffu) + out[b] == static_cast<unsigned>(exact[b]));
+      }
+    }
+  };
+  {  // the low half wraps while the high half holds 0xffff: the carry wraps it as well
+    model m;
+    for (int i = 0; i < 65535; ++i) { m.add(1, 1); }
+    for (int i = 0; i < 65536 * 2 + 5; ++i) { m.add(0, 1); }
+    m.check();
+    m.add(1, 1);
+    m.check();
+  }
+  std::mt19937 rng(2026);
+  for (int round = 0; round < 200; ++round) {
+    model m;
+    const unsigned max_count = round % 2 == 0 ? 8u : 65535u;
+    for (int i = 0; i < 5000; ++i) {
+      m.add(rng() % 2, 1 + rng() % max_count);
+      if (m.word >> 16 != 0xffffu && rng() % 4 == 0) {  // steer the high half to 0xffff often
+        m.add(1, 0xffffu - (m.word >> 16));
+      }
+    }
+    m.check();
+  }
 }
 
 TEST_CASE("bin_even refuses bounds whose width or scale is not finite in the levels' precision") {

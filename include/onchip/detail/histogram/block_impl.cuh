@@ -9,52 +9,54 @@
 
 namespace onchip {
 
-template <int Bins, class Counter>
-ONCHIP_HOST_DEVICE constexpr int block_histogram<Bins, Counter>::replicas(int block_threads) noexcept {
-  return detail::default_replicas<Counter>(Bins, block_threads);
+template <int Bins, class Counter, block_layout Layout>
+ONCHIP_HOST_DEVICE constexpr int block_histogram<Bins, Counter, Layout>::replicas(int block_threads) noexcept {
+  return layout == block_layout::one_copy ? 1 : detail::default_replicas<Counter>(Bins, block_threads);
 }
 
-template <int Bins, class Counter>
-ONCHIP_HOST_DEVICE constexpr cuda::std::size_t block_histogram<Bins, Counter>::smem_bytes(int block_threads) noexcept {
+template <int Bins, class Counter, block_layout Layout>
+ONCHIP_HOST_DEVICE constexpr cuda::std::size_t block_histogram<Bins, Counter, Layout>::smem_bytes(int block_threads) noexcept {
   return static_cast<cuda::std::size_t>(replicas(block_threads)) * traits::words(Bins) * sizeof(global_counter);
 }
 
-template <int Bins, class Counter>
-ONCHIP_HOST_DEVICE block_histogram<Bins, Counter>::block_histogram(carver& smem, int block_threads,
+template <int Bins, class Counter, block_layout Layout>
+ONCHIP_HOST_DEVICE block_histogram<Bins, Counter, Layout>::block_histogram(carver& smem, int block_threads,
                                                                    unsigned* carry_target)
     : replicas_(replicas(block_threads)), carry_(carry_target) {
   storage_ = smem.take<global_counter>(static_cast<cuda::std::size_t>(replicas_) * traits::words(Bins)).data();
 }
 
 #if defined(__CUDACC__)
-template <int Bins, class Counter>
-ONCHIP_DEVICE block_histogram<Bins, Counter>::block_histogram(carver& smem)
+template <int Bins, class Counter, block_layout Layout>
+ONCHIP_DEVICE block_histogram<Bins, Counter, Layout>::block_histogram(carver& smem)
     : block_histogram(smem, detail::block_size(), nullptr) {
   static_assert(!traits::packed16,
                 "onchip::block_histogram<Bins, uint16_t>: pass the 32-bit histogram you will flush into, "
                 "block_histogram(smem, carry_target), so that counters passing 65535 lose nothing");
 }
 
-template <int Bins, class Counter>
-ONCHIP_DEVICE block_histogram<Bins, Counter>::block_histogram(carver& smem, unsigned* carry_target)
+template <int Bins, class Counter, block_layout Layout>
+ONCHIP_DEVICE block_histogram<Bins, Counter, Layout>::block_histogram(carver& smem, unsigned* carry_target)
     : block_histogram(smem, detail::block_size(), carry_target) {}
 
-template <int Bins, class Counter>
-ONCHIP_DEVICE void block_histogram<Bins, Counter>::reset() {
+template <int Bins, class Counter, block_layout Layout>
+ONCHIP_DEVICE void block_histogram<Bins, Counter, Layout>::reset() {
   constexpr int words = traits::words(Bins);
   __syncthreads();  // earlier readers (a previous flush or store) are done
-  for (int i = detail::block_rank(); i < replicas_ * words; i += detail::block_size()) { storage_[i] = global_counter(0); }
+  for (int i = detail::block_rank(); i < copies() * words; i += detail::block_size()) {
+    storage_[i] = global_counter(0);
+  }
   __syncthreads();
 }
 
-template <int Bins, class Counter>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void block_histogram<Bins, Counter>::add(int bin) {
+template <int Bins, class Counter, block_layout Layout>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void block_histogram<Bins, Counter, Layout>::add(int bin) {
   add(bin, 1);
 }
 
-template <int Bins, class Counter>
+template <int Bins, class Counter, block_layout Layout>
 template <class Weight>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void block_histogram<Bins, Counter>::add(int bin, Weight weight) {
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void block_histogram<Bins, Counter, Layout>::add(int bin, Weight weight) {
   static_assert(detail::counter_holds_v<Counter, Weight> || (traits::packed16 && cuda::std::is_integral_v<Weight>),
                 "onchip::block_histogram::add(bin, weight): the counter type cannot hold this weight type (e.g. "
                 "float weights need float or double counters; uint16_t counters take no weights)");
@@ -69,36 +71,37 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void block_histogram<Bins, Counter>::add(int bi
 #  endif
   }
   constexpr int words = traits::words(Bins);
-  global_counter* mine = storage_ + (replicas_ == 1 ? 0 : (detail::block_rank() / 32) % replicas_) * words;
+  global_counter* mine = storage_;
+  if constexpr (layout != block_layout::one_copy) { mine += (detail::block_rank() / 32) % replicas_ * words; }
   detail::smem_add<Counter>(mine, bin, weight, carry_, Bins);
 }
 
-template <int Bins, class Counter>
+template <int Bins, class Counter, block_layout Layout>
 template <int N>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void block_histogram<Bins, Counter>::add(const int (&bins)[N]) {
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void block_histogram<Bins, Counter, Layout>::add(const int (&bins)[N]) {
 #  pragma unroll
   for (int i = 0; i < N; ++i) { add(bins[i]); }
 }
 
-template <int Bins, class Counter>
-ONCHIP_DEVICE void block_histogram<Bins, Counter>::flush(global_counter* global) {
+template <int Bins, class Counter, block_layout Layout>
+ONCHIP_DEVICE void block_histogram<Bins, Counter, Layout>::flush(global_counter* global) {
   constexpr int words = traits::words(Bins);
   __syncthreads();
   for (int b = detail::block_rank(); b < Bins; b += detail::block_size()) {
-    const global_counter sum = detail::merged<Counter>(storage_, b, replicas_, words);
+    const global_counter sum = detail::merged<Counter>(storage_, b, copies(), words);
     if (sum != global_counter(0)) { detail::atomic_add<false>(global + b, sum); }
   }
 }
 
-template <int Bins, class Counter>
-ONCHIP_DEVICE void block_histogram<Bins, Counter>::store(Counter* out) {
+template <int Bins, class Counter, block_layout Layout>
+ONCHIP_DEVICE void block_histogram<Bins, Counter, Layout>::store(Counter* out) {
   static_assert(!traits::packed16,
                 "onchip::block_histogram<Bins, uint16_t>::store: 16-bit counts may have carried into the flush "
                 "target; use flush, or uint32_t counters for per-block results");
   constexpr int words = traits::words(Bins);
   __syncthreads();
   for (int b = detail::block_rank(); b < Bins; b += detail::block_size()) {
-    out[b] = detail::merged<Counter>(storage_, b, replicas_, words);
+    out[b] = detail::merged<Counter>(storage_, b, copies(), words);
   }
 }
 #endif

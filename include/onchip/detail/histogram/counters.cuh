@@ -49,6 +49,21 @@ ONCHIP_HOST_DEVICE constexpr int default_replicas(int bins, int block_threads) {
   return r;
 }
 
+/**
+ * Packed 16-bit counters (bin b in half b % 2 of word b / 2): what one add of `count` (below 65536) to bin `b`
+ * did, from the word's value `old` before it. 0: no half wrapped. Else the bin's half wrapped (the bin gains
+ * 65536 in the 32-bit output) and, for a low half, the carry raised the high half by one: 1 when that half then
+ * holds one count too many (bin b + 1 loses one), 2 when it held 0xffff and wrapped too (bin b + 1 gains 65535).
+ */
+ONCHIP_HOST_DEVICE constexpr unsigned packed16_wrap(unsigned old, unsigned b, unsigned count) {
+  const unsigned shift = (b & 1u) * 16u;
+  if (((old >> shift) & 0xffffu) + count <= 0xffffu) { return 0; }
+  return shift == 0 && (old >> 16) == 0xffffu ? 2u : 1u;
+}
+
+/// Bin b + 1's share of a low-half wrap described by packed16_wrap's `code` (1 or 2), as a 32-bit addend.
+ONCHIP_HOST_DEVICE constexpr unsigned packed16_high_credit(unsigned code) { return code == 2u ? 65535u : 0xffffffffu; }
+
 #if defined(__CUDACC__)
 /// Atomic add of `v` into a counter (block scope for shared memory, device scope for global).
 template <bool Block, class C>
@@ -88,11 +103,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void smem_add(typename counter_traits<Counter>:
                                                unsigned* carry, int bins) {
   if constexpr (counter_traits<Counter>::packed16) {
     const unsigned count = static_cast<unsigned>(weight);  // below 65536
-    const unsigned shift = (bin & 1) * 16;
-    const unsigned old = atomicAdd_block(replica + (bin >> 1), count << shift);
-    if (((old >> shift) & 0xffffu) + count > 0xffffu) {  // this add wrapped the counter
+    const unsigned old = atomicAdd_block(replica + (bin >> 1), count << ((bin & 1) * 16));
+    if (const unsigned code = packed16_wrap(old, static_cast<unsigned>(bin), count)) {
       atomicAdd(carry + bin, 65536u);
-      if (shift == 0 && bin + 1 < bins) { atomicAdd(carry + bin + 1, 0xffffffffu); }
+      if ((bin & 1) == 0 && bin + 1 < bins) { atomicAdd(carry + bin + 1, packed16_high_credit(code)); }
     }
   } else {
     static_cast<void>(carry);

@@ -58,10 +58,11 @@ struct shared_counters {
 
 /**
  * One channel of packed 16-bit counters (bin b in half b % 2 of word b / 2, samples in no bin in the spare half
- * `bins`), unweighted, carrying into the 32-bit output. A vector's returning atomics (eight at a time) are issued
- * back to back and their old values tested once (a wrap is rare: at most one per 65536 adds to a counter), so a warp does not wait
- * on each atomic's return before the next. A wrap of the low half has also raised the high half by one: 65536 go
- * to the wrapped bin and one is taken from the next (the spare's share is kept in `missed`, as are its own wraps).
+ * `bins`), unweighted, carrying into the 32-bit output. A vector's returning atomics (four at a time) are issued
+ * back to back and their old words tested once (a wrap is rare: at most one per 65536 adds to a counter), so a
+ * warp does not wait on each atomic's return before the next. A wrap of the low half has also raised the high half by one: 65536 go
+ * to the wrapped bin, and the next loses one, or gains 65535 when that carry wrapped its half too
+ * (packed16_wrap; the spare's share is kept in `missed`, as are its own wraps).
  */
 template <int Vectors, class Job, class Staged>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, const kernel_args& a,
@@ -72,23 +73,19 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, 
   auto* const carry = reinterpret_cast<unsigned*>(job.hist[0]);
   long long missed = 0;
   auto bin_of = [&](sample_t v) { return min(static_cast<unsigned>(binners[0](v)), bins); };
-  // Adds `count` to bin b; returns whether the add wrapped its half.
-  auto add = [&](unsigned b, unsigned count) {
-    const unsigned shift = (b & 1u) * 16u;
-    const unsigned old = atomicAdd_block(words + (b >> 1), count << shift);
-    return ((old >> shift) & 0xffffu) + count > 0xffffu;
-  };
-  auto carry_out = [&](unsigned b) {
+  // Adds `count` to bin b; returns the word before.
+  auto add = [&](unsigned b, unsigned count) { return atomicAdd_block(words + (b >> 1), count << ((b & 1u) * 16u)); };
+  auto carry_out = [&](unsigned b, unsigned code) {
     if (b < bins) {
       atomicAdd(carry + b, 65536u);
     } else {
       missed += 65536;
     }
-    if ((b & 1u) == 0) {  // the high half of the word was raised by one
+    if ((b & 1u) == 0) {  // the carry raised the high half of the word
       if (b + 1 < bins) {
-        atomicAdd(carry + b + 1, 0xffffffffu);
+        atomicAdd(carry + b + 1, packed16_high_credit(code));
       } else if (b + 1 == bins) {
-        missed -= 1;
+        missed += static_cast<int>(packed16_high_credit(code));
       }
     }
   };
@@ -96,34 +93,33 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, 
     if constexpr (per_vector > 1) {
       if (vector_is_constant<sample_t>(reinterpret_cast<const uint4&>(items))) {
         const unsigned b = bin_of(items[0]);
-        if (add(b, per_vector)) { carry_out(b); }
+        if (const unsigned code = packed16_wrap(add(b, per_vector), b, per_vector)) { carry_out(b, code); }
         return;
       }
     }
-    constexpr int batch = per_vector < 8 ? per_vector : 8;  // 16 bytes: two batches (registers)
+    constexpr int batch = per_vector < 4 ? per_vector : 4;  // old words kept for the rare carry (8 spilled)
 #  pragma unroll
     for (int k0 = 0; k0 < per_vector; k0 += batch) {
-      unsigned b[batch];
-      bool wrapped[batch];
+      unsigned b[batch], old[batch];
       bool any = false;
 #  pragma unroll
       for (int k = 0; k < batch; ++k) { b[k] = bin_of(items[k0 + k]); }
 #  pragma unroll
       for (int k = 0; k < batch; ++k) {
-        wrapped[k] = add(b[k], 1u);
-        any = any || wrapped[k];
+        old[k] = add(b[k], 1u);
+        any = any || ((old[k] >> ((b[k] & 1u) * 16u)) & 0xffffu) == 0xffffu;
       }
-      if (any) {
+      if (any) {  // rare: at most once per 65536 adds to a counter
 #  pragma unroll
         for (int k = 0; k < batch; ++k) {
-          if (wrapped[k]) { carry_out(b[k]); }
+          if (const unsigned code = packed16_wrap(old[k], b[k], 1u)) { carry_out(b[k], code); }
         }
       }
     }
   };
   auto on_item = [&](sample_t v, cuda::std::size_t) {
     const unsigned b = bin_of(v);
-    if (add(b, 1u)) { carry_out(b); }
+    if (const unsigned code = packed16_wrap(add(b, 1u), b, 1u)) { carry_out(b, code); }
   };
   walk_samples<Vectors>(job, a, on_vector, on_item, no_slices{});
   return static_cast<unsigned long long>(missed);

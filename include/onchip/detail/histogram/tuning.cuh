@@ -116,7 +116,7 @@ ONCHIP_HOST_DEVICE constexpr int level_cells(int bins) {
 }
 
 // --- block_histogram (the block primitive). -------------------------------------------------------------------
-/// Its per-warp replicas together stay within this, so it leaves room for the caller's own shared arrays.
+/// Its warp_copies layout keeps its copies together within this, leaving room for the caller's own shared arrays.
 inline constexpr cuda::std::size_t block_replica_bytes = 32 * 1024;
 
 // --- Packed 16-bit shared counters: one copy of the bins at half the size, carrying into the output. ----------
