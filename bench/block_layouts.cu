@@ -1,8 +1,8 @@
 // Layouts of a block's shared-memory byte histogram, measured side by side: each 256-thread block counts its own
-// 4 KiB tile of u8 samples into 256 bins and stores them (1 GiB of tiles), as the block primitive's benchmark does,
-// against cub::BlockHistogram (atomic algorithm) and a kernel of the same shape that only loads the tile and stores
-// 256 words (no layout can beat it). Then blocks that count 256 KiB each (a stream per block), with 256 and 16
-// bins. Every histogram is compared with CUB's. This is what chose block_histogram's automatic layout.
+// 4 KiB tile of u8 samples into 256 bins and stores them (1 GiB of tiles), as the block primitive's benchmark
+// does, against cub::BlockHistogram (atomic algorithm) and a kernel of the same shape that only loads the tile and
+// stores 256 words (no layout can beat it). Then blocks that count 256 KiB each (a stream per block), with 256 and
+// 16 bins. Every histogram is compared with CUB's. This is what chose block_histogram's automatic layout.
 //   bench_block_layouts [--out DIR] [--runs N] [--filter TEXT]
 #include <onchip/load.cuh>
 
@@ -46,8 +46,8 @@ __global__ void __launch_bounds__(threads) cub_atomic(const std::uint8_t* in, un
   __shared__ typename histogram::TempStorage temp;
   __shared__ unsigned hist[256];
   std::uint8_t samples[items];
-  cub::LoadDirectBlockedVectorized(static_cast<int>(threadIdx.x), const_cast<std::uint8_t*>(in) + blockIdx.x * std::size_t{tile},
-                                   samples);
+  cub::LoadDirectBlockedVectorized(static_cast<int>(threadIdx.x),
+                                   const_cast<std::uint8_t*>(in) + blockIdx.x * std::size_t{tile}, samples);
   histogram(temp).Histogram(samples, hist);
   __syncthreads();
   out[blockIdx.x * 256 + threadIdx.x] = hist[threadIdx.x];
@@ -59,17 +59,27 @@ template <int Copies, bool LoadFirst>
 __global__ void __launch_bounds__(threads) warp_copies(const std::uint8_t* in, unsigned* out) {
   __shared__ unsigned s[256 * Copies];
   uint4 v{};
-  if (LoadFirst) { v = load_tile(in, blockIdx.x); }
-  for (int i = threadIdx.x; i < 256 * Copies; i += threads) { s[i] = 0; }
+  if (LoadFirst) {
+    v = load_tile(in, blockIdx.x);
+  }
+  for (int i = threadIdx.x; i < 256 * Copies; i += threads) {
+    s[i] = 0;
+  }
   __syncthreads();
-  if (!LoadFirst) { v = load_tile(in, blockIdx.x); }
+  if (!LoadFirst) {
+    v = load_tile(in, blockIdx.x);
+  }
   unsigned* mine = s + (threadIdx.x / 32) % Copies * 256;
 #pragma unroll
-  for (int i = 0; i < items; ++i) { atomicAdd_block(mine + byte_of(v, i), 1u); }
+  for (int i = 0; i < items; ++i) {
+    atomicAdd_block(mine + byte_of(v, i), 1u);
+  }
   __syncthreads();
   unsigned sum = 0;
 #pragma unroll
-  for (int r = 0; r < Copies; ++r) { sum += s[r * 256 + threadIdx.x]; }
+  for (int r = 0; r < Copies; ++r) {
+    sum += s[r * 256 + threadIdx.x];
+  }
   out[blockIdx.x * 256 + threadIdx.x] = sum;
 }
 
@@ -79,15 +89,21 @@ template <int Copies>
 __global__ void __launch_bounds__(threads) interleaved_copies(const std::uint8_t* in, unsigned* out) {
   __shared__ unsigned s[256 * Copies];
   const uint4 v = load_tile(in, blockIdx.x);
-  for (int i = threadIdx.x; i < 256 * Copies; i += threads) { s[i] = 0; }
+  for (int i = threadIdx.x; i < 256 * Copies; i += threads) {
+    s[i] = 0;
+  }
   __syncthreads();
   unsigned* mine = s + threadIdx.x % Copies;
 #pragma unroll
-  for (int i = 0; i < items; ++i) { atomicAdd_block(mine + byte_of(v, i) * Copies, 1u); }
+  for (int i = 0; i < items; ++i) {
+    atomicAdd_block(mine + byte_of(v, i) * Copies, 1u);
+  }
   __syncthreads();
   unsigned sum = 0;
 #pragma unroll
-  for (int r = 0; r < Copies; ++r) { sum += s[threadIdx.x * Copies + ((r + threadIdx.x) & (Copies - 1))]; }
+  for (int r = 0; r < Copies; ++r) {
+    sum += s[threadIdx.x * Copies + ((r + threadIdx.x) & (Copies - 1))];
+  }
   out[blockIdx.x * 256 + threadIdx.x] = sum;
 }
 
@@ -114,22 +130,30 @@ __global__ void __launch_bounds__(threads) lane_bytes(const std::uint8_t* in, un
     for (unsigned j = b & 3; j < 4; ++j) {
       const int change = static_cast<int>((after >> (8 * j)) & 0xffu) - static_cast<int>((old >> (8 * j)) & 0xffu);
       const int credit = (j == (b & 3) ? 1 : 0) - change;
-      if (credit != 0) { atomicAdd_block(carried + ((b & ~3u) + j), credit); }
+      if (credit != 0) {
+        atomicAdd_block(carried + ((b & ~3u) + j), credit);
+      }
     }
   };
   if constexpr (Check == lane_check::none) {
 #pragma unroll
     for (int i = 0; i < items; ++i) {
       const unsigned b = byte_of(v, i);
-      asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(base + (b >> 2) * 128), "r"(1u << ((b & 3) * 8)) : "memory");
+      asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(base + (b >> 2) * 128), "r"(1u << ((b & 3) * 8))
+                   : "memory");
     }
   } else if constexpr (Check == lane_check::each) {
 #pragma unroll
     for (int i = 0; i < items; ++i) {
       const unsigned b = byte_of(v, i);
       unsigned old;
-      asm volatile("atom.shared.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(base + (b >> 2) * 128), "r"(1u << ((b & 3) * 8)) : "memory");
-      if (wrapped(b, old)) { settle(b, old); }
+      asm volatile("atom.shared.add.u32 %0, [%1], %2;"
+                   : "=r"(old)
+                   : "r"(base + (b >> 2) * 128), "r"(1u << ((b & 3) * 8))
+                   : "memory");
+      if (wrapped(b, old)) {
+        settle(b, old);
+      }
     }
   } else {
     unsigned old[items];
@@ -137,14 +161,21 @@ __global__ void __launch_bounds__(threads) lane_bytes(const std::uint8_t* in, un
 #pragma unroll
     for (int i = 0; i < items; ++i) {
       const unsigned b = byte_of(v, i);
-      asm volatile("atom.shared.add.u32 %0, [%1], %2;" : "=r"(old[i]) : "r"(base + (b >> 2) * 128), "r"(1u << ((b & 3) * 8)) : "memory");
+      asm volatile("atom.shared.add.u32 %0, [%1], %2;"
+                   : "=r"(old[i])
+                   : "r"(base + (b >> 2) * 128), "r"(1u << ((b & 3) * 8))
+                   : "memory");
     }
 #pragma unroll
-    for (int i = 0; i < items; ++i) { any = any || wrapped(byte_of(v, i), old[i]); }
+    for (int i = 0; i < items; ++i) {
+      any = any || wrapped(byte_of(v, i), old[i]);
+    }
     if (any) {
 #pragma unroll
       for (int i = 0; i < items; ++i) {
-        if (wrapped(byte_of(v, i), old[i])) { settle(byte_of(v, i), old[i]); }
+        if (wrapped(byte_of(v, i), old[i])) {
+          settle(byte_of(v, i), old[i]);
+        }
       }
     }
   }
@@ -162,7 +193,10 @@ __global__ void __launch_bounds__(threads) lane_bytes(const std::uint8_t* in, un
     even += __shfl_xor_sync(0xffffffffu, even, o);
     odd += __shfl_xor_sync(0xffffffffu, odd, o);
   }
-  const unsigned count = quarter == 0 ? even & 0xffffu : quarter == 1 ? odd & 0xffffu : quarter == 2 ? even >> 16 : odd >> 16;
+  const unsigned count = quarter == 0   ? even & 0xffffu
+                         : quarter == 1 ? odd & 0xffffu
+                         : quarter == 2 ? even >> 16
+                                        : odd >> 16;
   out[blockIdx.x * 256 + t] = count + static_cast<unsigned>(carried[t]);
 }
 
@@ -172,19 +206,25 @@ __global__ void __launch_bounds__(threads) stream_copies(const std::uint8_t* in,
   constexpr int bins = 256 >> Shift;
   __shared__ unsigned s[bins * Copies];
   uint4 v = load_tile(in, std::size_t{blockIdx.x} * Tiles);
-  for (int i = threadIdx.x; i < bins * Copies; i += threads) { s[i] = 0; }
+  for (int i = threadIdx.x; i < bins * Copies; i += threads) {
+    s[i] = 0;
+  }
   __syncthreads();
   unsigned* mine = s + (threadIdx.x / 32) % Copies * bins;
   for (int k = 0; k < Tiles; ++k) {
     const uint4 next = k + 1 < Tiles ? load_tile(in, std::size_t{blockIdx.x} * Tiles + k + 1) : v;
 #pragma unroll
-    for (int i = 0; i < items; ++i) { atomicAdd_block(mine + (byte_of(v, i) >> Shift), 1u); }
+    for (int i = 0; i < items; ++i) {
+      atomicAdd_block(mine + (byte_of(v, i) >> Shift), 1u);
+    }
     v = next;
   }
   __syncthreads();
   for (int b = threadIdx.x; b < bins; b += threads) {
     unsigned sum = 0;
-    for (int r = 0; r < Copies; ++r) { sum += s[r * bins + b]; }
+    for (int r = 0; r < Copies; ++r) {
+      sum += s[r * bins + b];
+    }
     out[blockIdx.x * 256 + b] = sum;
   }
 }
@@ -194,7 +234,9 @@ __global__ void __launch_bounds__(threads) stream_copies(const std::uint8_t* in,
 std::vector<unsigned> fold(const std::vector<unsigned>& tiles, int per, int shift) {
   std::vector<unsigned> out(tiles.size() / per, 0);
   for (std::size_t t = 0; t < tiles.size() / 256; ++t) {
-    for (int b = 0; b < 256; ++b) { out[t / per * 256 + (b >> shift)] += tiles[t * 256 + b]; }
+    for (int b = 0; b < 256; ++b) {
+      out[t / per * 256 + (b >> shift)] += tiles[t * 256 + b];
+    }
   }
   return out;
 }
@@ -211,15 +253,17 @@ int main(int argc, char** argv) {
   BENCH_CHECK(cudaMalloc(&out, words * sizeof(unsigned)));
   BENCH_CHECK(cudaMalloc(&reference, words * sizeof(unsigned)));
   std::vector<unsigned> got(words), cub_tiles(words);
-  bench::table t("Block histogram layouts: 256 threads, u8, 1 GiB",
-                 {"distribution", "layout", "GB/s", "% of the same-shape read", "/ CUB ATOMIC", "histograms agree"});
+  bench::table t(
+      "Block histogram layouts: 256 threads, u8, 1 GiB",
+      {"distribution", "layout", "GB/s", "% of the same-shape read", "/ CUB ATOMIC", "histograms agree"});
   const char* distributions[] = {"uniform", "image", "degenerate"};
   for (int d = 0; d < 3; ++d) {
     std::uint64_t x = 0x9e3779b97f4a7c15ull + d;
     for (std::size_t i = 0; i < bytes; ++i) {
       x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      host[i] = d == 0 ? static_cast<std::uint8_t>(x)
-                : d == 1 ? static_cast<std::uint8_t>(128 + 60 * std::sin(static_cast<double>(i % 1000003) * 0.0007) + (x & 15))
+      host[i] = d == 0   ? static_cast<std::uint8_t>(x)
+                : d == 1 ? static_cast<std::uint8_t>(
+                               128 + 60 * std::sin(static_cast<double>(i % 1000003) * 0.0007) + (x & 15))
                          : std::uint8_t{77};
     }
     BENCH_CHECK(cudaMemcpy(in, host.data(), bytes, cudaMemcpyHostToDevice));
@@ -227,7 +271,9 @@ int main(int argc, char** argv) {
     BENCH_CHECK(cudaMemcpy(cub_tiles.data(), reference, words * sizeof(unsigned), cudaMemcpyDeviceToHost));
     double read_gbs = 0, cub_gbs = 0;
     auto run = [&](const std::string& name, auto launch, int per, int shift, bool checked) {
-      if (!o.filter.empty() && (std::string(distributions[d]) + ", " + name).find(o.filter) == std::string::npos) { return; }
+      if (!o.filter.empty() && (std::string(distributions[d]) + ", " + name).find(o.filter) == std::string::npos) {
+        return;
+      }
       BENCH_CHECK(cudaMemset(out, 0, words * sizeof(unsigned)));
       const double gbs = bytes / (bench::median_ms(o, launch) * 1e6);
       std::string agree = "-";
@@ -237,29 +283,58 @@ int main(int argc, char** argv) {
         agree = got == (per == 1 && shift == 0 ? cub_tiles : fold(cub_tiles, per, shift)) ? "yes" : "NO";
         got.resize(words);
       }
-      if (name == "same-shape read") { read_gbs = gbs; }
-      if (name == "cub::BlockHistogram ATOMIC") { cub_gbs = gbs; }
+      if (name == "same-shape read") {
+        read_gbs = gbs;
+      }
+      if (name == "cub::BlockHistogram ATOMIC") {
+        cub_gbs = gbs;
+      }
       t.add({distributions[d], name, bench::fixed(gbs), read_gbs > 0 ? bench::fixed(100 * gbs / read_gbs, 1) : "-",
              cub_gbs > 0 ? bench::fixed(gbs / cub_gbs, 2) : "-", agree});
     };
     const unsigned grid = static_cast<unsigned>(tiles);
-    run("same-shape read", [&] { read_only<<<grid, threads>>>(in, out); }, 1, 0, false);
-    run("cub::BlockHistogram ATOMIC", [&] { cub_atomic<<<grid, threads>>>(in, out); }, 1, 0, true);
-    run("8 warp copies, load after zeroing", [&] { warp_copies<8, false><<<grid, threads>>>(in, out); }, 1, 0, true);
-    run("8 warp copies, load first", [&] { warp_copies<8, true><<<grid, threads>>>(in, out); }, 1, 0, true);
-    run("one copy, load first", [&] { warp_copies<1, true><<<grid, threads>>>(in, out); }, 1, 0, true);
-    run("2 interleaved copies", [&] { interleaved_copies<2><<<grid, threads>>>(in, out); }, 1, 0, true);
-    run("4 interleaved copies", [&] { interleaved_copies<4><<<grid, threads>>>(in, out); }, 1, 0, true);
-    run("8 interleaved copies", [&] { interleaved_copies<8><<<grid, threads>>>(in, out); }, 1, 0, true);
-    run("lane-owned bytes, unchecked", [&] { lane_bytes<lane_check::none><<<grid, threads>>>(in, out); }, 1, 0, true);
-    run("lane-owned bytes, each atomic tested", [&] { lane_bytes<lane_check::each><<<grid, threads>>>(in, out); }, 1, 0, true);
-    run("lane-owned bytes, 16 tested at once", [&] { lane_bytes<lane_check::batched><<<grid, threads>>>(in, out); }, 1, 0, true);
-    run("16 bins, one copy", [&] { stream_copies<1, 1, 4><<<grid, threads>>>(in, out); }, 1, 4, true);
-    run("16 bins, 8 warp copies", [&] { stream_copies<8, 1, 4><<<grid, threads>>>(in, out); }, 1, 4, true);
-    run("256 KiB per block, one copy", [&] { stream_copies<1, 64, 0><<<grid / 64, threads>>>(in, out); }, 64, 0, true);
-    run("256 KiB per block, 8 warp copies", [&] { stream_copies<8, 64, 0><<<grid / 64, threads>>>(in, out); }, 64, 0, true);
-    run("256 KiB per block, 16 bins, one copy", [&] { stream_copies<1, 64, 4><<<grid / 64, threads>>>(in, out); }, 64, 4, true);
-    run("256 KiB per block, 16 bins, 8 warp copies", [&] { stream_copies<8, 64, 4><<<grid / 64, threads>>>(in, out); }, 64, 4, true);
+    run(
+        "same-shape read", [&] { read_only<<<grid, threads>>>(in, out); }, 1, 0, false);
+    run(
+        "cub::BlockHistogram ATOMIC", [&] { cub_atomic<<<grid, threads>>>(in, out); }, 1, 0, true);
+    run(
+        "8 warp copies, load after zeroing", [&] { warp_copies<8, false><<<grid, threads>>>(in, out); }, 1, 0,
+        true);
+    run(
+        "8 warp copies, load first", [&] { warp_copies<8, true><<<grid, threads>>>(in, out); }, 1, 0, true);
+    run(
+        "one copy, load first", [&] { warp_copies<1, true><<<grid, threads>>>(in, out); }, 1, 0, true);
+    run(
+        "2 interleaved copies", [&] { interleaved_copies<2><<<grid, threads>>>(in, out); }, 1, 0, true);
+    run(
+        "4 interleaved copies", [&] { interleaved_copies<4><<<grid, threads>>>(in, out); }, 1, 0, true);
+    run(
+        "8 interleaved copies", [&] { interleaved_copies<8><<<grid, threads>>>(in, out); }, 1, 0, true);
+    run(
+        "lane-owned bytes, unchecked", [&] { lane_bytes<lane_check::none><<<grid, threads>>>(in, out); }, 1, 0,
+        true);
+    run(
+        "lane-owned bytes, each atomic tested", [&] { lane_bytes<lane_check::each><<<grid, threads>>>(in, out); },
+        1, 0, true);
+    run(
+        "lane-owned bytes, 16 tested at once",
+        [&] { lane_bytes<lane_check::batched><<<grid, threads>>>(in, out); }, 1, 0, true);
+    run(
+        "16 bins, one copy", [&] { stream_copies<1, 1, 4><<<grid, threads>>>(in, out); }, 1, 4, true);
+    run(
+        "16 bins, 8 warp copies", [&] { stream_copies<8, 1, 4><<<grid, threads>>>(in, out); }, 1, 4, true);
+    run(
+        "256 KiB per block, one copy", [&] { stream_copies<1, 64, 0><<<grid / 64, threads>>>(in, out); }, 64, 0,
+        true);
+    run(
+        "256 KiB per block, 8 warp copies", [&] { stream_copies<8, 64, 0><<<grid / 64, threads>>>(in, out); }, 64,
+        0, true);
+    run(
+        "256 KiB per block, 16 bins, one copy", [&] { stream_copies<1, 64, 4><<<grid / 64, threads>>>(in, out); },
+        64, 4, true);
+    run(
+        "256 KiB per block, 16 bins, 8 warp copies",
+        [&] { stream_copies<8, 64, 4><<<grid / 64, threads>>>(in, out); }, 64, 4, true);
   }
   t.print();
   t.save(o.out, "block_layouts.csv");

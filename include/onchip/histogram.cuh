@@ -122,8 +122,8 @@ struct bin_identity {
  * @brief How a block_histogram lays out its counters in shared memory (its third template argument).
  *
  * Measured on an H200 (bench/NOTES.md): blocks of 256 threads each counting a 4 KiB tile of bytes into 256 bins
- * ran 20-25% faster with one copy than with a copy per warp (zeroing and merging eight copies cost more than they
- * saved) and 11% faster with 16 bins; blocks counting 256 KiB each ran within 2% either way.
+ * ran 17-23% faster with one copy than with a copy per warp (zeroing and merging eight copies cost more than they
+ * saved) and 14-15% faster with 16 bins; blocks counting 256 KiB each ran within 2% either way.
  */
 enum class block_layout : unsigned char {
   /// one_copy for 32-bit integer and uint16_t counters, whose shared-memory add is one atomic instruction;
@@ -201,8 +201,10 @@ class block_histogram {
   /// uint16_t counters: storage from `smem` for this block's size; carries go to `carry_target` (see above).
   ONCHIP_DEVICE block_histogram(carver& smem, unsigned* carry_target);
 
-  /// Collective: synchronizes the block, zeroes the counters, synchronizes again. Loads issued before it (a
-  /// tile's samples) overlap the zeroing.
+  /// Collective: zeroes the counters and synchronizes the block; from its second call on it synchronizes first
+  /// too, so earlier adds, flushes and stores are done. The first call does not: it expects this shared memory
+  /// unused by the block before (as a carver's arrays are). Loads issued before it (a tile's samples) overlap the
+  /// zeroing.
   ONCHIP_DEVICE void reset();
   /// Counts one sample in `bin`; bins outside [0, Bins) are ignored. Any thread, any number of times.
   ONCHIP_DEVICE ONCHIP_FORCEINLINE void add(int bin);
@@ -221,10 +223,13 @@ class block_histogram {
 
  private:
   /// Copies held, known at compile time for one_copy.
-  ONCHIP_HOST_DEVICE constexpr int copies() const noexcept { return layout == block_layout::one_copy ? 1 : replicas_; }
+  ONCHIP_HOST_DEVICE constexpr int copies() const noexcept {
+    return layout == block_layout::one_copy ? 1 : replicas_;
+  }
 
   global_counter* storage_ = nullptr;  // replicas_ copies of traits::words(Bins) shared words
   int replicas_ = 1;
+  bool counted_ = false;  // reset() ran before (the same in every thread: only collectives change it)
   unsigned* carry_ = nullptr;
 };
 

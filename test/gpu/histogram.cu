@@ -436,6 +436,20 @@ __global__ void many_hits_u16(unsigned* out, int per_thread) {
   hist.flush(out);
 }
 
+// One histogram reset three times in a block: round r counts (i + r) % 64 for i below 1000 + r, and stores it.
+// Every reset after the first must wait for the previous store's readers.
+__global__ void reused_histogram(unsigned* out) {
+  onchip::carver smem = onchip::dynamic_smem();
+  onchip::block_histogram<64> hist(smem);
+  for (int r = 0; r < 3; ++r) {
+    hist.reset();
+    for (int i = static_cast<int>(threadIdx.x); i < 1000 + r; i += static_cast<int>(blockDim.x)) {
+      hist.add((i + r) % 64);
+    }
+    hist.store(out + r * 64);
+  }
+}
+
 // One thread: 65535 hits on bin 1 (the high half of word 0), then hits on bin 0 (its low half) whose wraps
 // carry into that full high half.
 __global__ void carry_into_full_half(unsigned* out, int low_hits) {
@@ -519,12 +533,25 @@ ONCHIP_GPU_TEST_CASE("block_histogram<uint16_t>: more than 65535 hits on one bin
   }
 }
 
+ONCHIP_GPU_TEST_CASE("block_histogram: reset, count and store three times in one block") {
+  onchip_test::device_buffer<unsigned> out(3 * 64);
+  reused_histogram<<<1, 96, onchip::block_histogram<64>::smem_bytes(96)>>>(out.data());
+  ONCHIP_CUDA_REQUIRE(cudaGetLastError());
+  std::vector<unsigned> got(3 * 64), expected(3 * 64, 0);
+  ONCHIP_CUDA_REQUIRE(cudaMemcpy(got.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
+  for (int r = 0; r < 3; ++r) {
+    for (int i = 0; i < 1000 + r; ++i) { ++expected[r * 64 + (i + r) % 64]; }
+  }
+  CHECK(got == expected);
+}
+
 ONCHIP_GPU_TEST_CASE("block_histogram<uint16_t>: a carry into a counter holding 65535 loses nothing") {
   for (int low_hits : {65535, 65536, 65536 * 2 + 7}) {
     INFO("hits on bin 0: " << low_hits);
     onchip_test::device_buffer<unsigned> out(2);
     ONCHIP_CUDA_REQUIRE(cudaMemset(out.data(), 0, out.bytes()));
-    carry_into_full_half<<<1, 32, onchip::block_histogram<2, std::uint16_t>::smem_bytes(32)>>>(out.data(), low_hits);
+    const std::size_t bytes = onchip::block_histogram<2, std::uint16_t>::smem_bytes(32);
+    carry_into_full_half<<<1, 32, bytes>>>(out.data(), low_hits);
     ONCHIP_CUDA_REQUIRE(cudaGetLastError());
     std::vector<unsigned> got(2);
     ONCHIP_CUDA_REQUIRE(cudaMemcpy(got.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));

@@ -103,7 +103,8 @@ void check_plan(const histogram_call& c, const device_limits& d) {
                                                                              c.wide_integer_binning, c.weighted,
                                                                              c.segments > 0, c.active),
                                               onchip::detail::small_slices(c, d),
-                                              c.active > 1 || (p.path == histogram_path::byte_lanes && c.channels > 1),
+                                              c.active > 1 || (p.path == histogram_path::byte_lanes &&
+                                                               c.channels > 1),
                                               wide);
   CHECK(onchip::detail::serves(p.path, c));
   CHECK(p.threads == shape.threads);              // the kernel's compiled block size

@@ -15,7 +15,8 @@ ONCHIP_HOST_DEVICE constexpr int block_histogram<Bins, Counter, Layout>::replica
 }
 
 template <int Bins, class Counter, block_layout Layout>
-ONCHIP_HOST_DEVICE constexpr cuda::std::size_t block_histogram<Bins, Counter, Layout>::smem_bytes(int block_threads) noexcept {
+ONCHIP_HOST_DEVICE constexpr cuda::std::size_t block_histogram<Bins, Counter, Layout>::smem_bytes(
+    int block_threads) noexcept {
   return static_cast<cuda::std::size_t>(replicas(block_threads)) * traits::words(Bins) * sizeof(global_counter);
 }
 
@@ -42,11 +43,14 @@ ONCHIP_DEVICE block_histogram<Bins, Counter, Layout>::block_histogram(carver& sm
 template <int Bins, class Counter, block_layout Layout>
 ONCHIP_DEVICE void block_histogram<Bins, Counter, Layout>::reset() {
   constexpr int words = traits::words(Bins);
-  __syncthreads();  // earlier readers (a previous flush or store) are done
+  if (counted_) { __syncthreads(); }  // earlier adds, flushes and stores are done (set by collectives: uniform)
+  // Loops here run once or a few times a thread: not unrolled, so no trip count (an integer division) is computed.
+#  pragma unroll 1
   for (int i = detail::block_rank(); i < copies() * words; i += detail::block_size()) {
     storage_[i] = global_counter(0);
   }
   __syncthreads();
+  counted_ = true;
 }
 
 template <int Bins, class Counter, block_layout Layout>
@@ -87,6 +91,7 @@ template <int Bins, class Counter, block_layout Layout>
 ONCHIP_DEVICE void block_histogram<Bins, Counter, Layout>::flush(global_counter* global) {
   constexpr int words = traits::words(Bins);
   __syncthreads();
+#  pragma unroll 1
   for (int b = detail::block_rank(); b < Bins; b += detail::block_size()) {
     const global_counter sum = detail::merged<Counter>(storage_, b, copies(), words);
     if (sum != global_counter(0)) { detail::atomic_add<false>(global + b, sum); }
@@ -100,6 +105,7 @@ ONCHIP_DEVICE void block_histogram<Bins, Counter, Layout>::store(Counter* out) {
                 "target; use flush, or uint32_t counters for per-block results");
   constexpr int words = traits::words(Bins);
   __syncthreads();
+#  pragma unroll 1
   for (int b = detail::block_rank(); b < Bins; b += detail::block_size()) {
     out[b] = detail::merged<Counter>(storage_, b, copies(), words);
   }

@@ -62,7 +62,9 @@ ONCHIP_HOST_DEVICE constexpr unsigned packed16_wrap(unsigned old, unsigned b, un
 }
 
 /// Bin b + 1's share of a low-half wrap described by packed16_wrap's `code` (1 or 2), as a 32-bit addend.
-ONCHIP_HOST_DEVICE constexpr unsigned packed16_high_credit(unsigned code) { return code == 2u ? 65535u : 0xffffffffu; }
+ONCHIP_HOST_DEVICE constexpr unsigned packed16_high_credit(unsigned code) {
+  return code == 2u ? 65535u : 0xffffffffu;
+}
 
 #if defined(__CUDACC__)
 /// Atomic add of `v` into a counter (block scope for shared memory, device scope for global).

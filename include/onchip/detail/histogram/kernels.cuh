@@ -60,9 +60,9 @@ struct shared_counters {
  * One channel of packed 16-bit counters (bin b in half b % 2 of word b / 2, samples in no bin in the spare half
  * `bins`), unweighted, carrying into the 32-bit output. A vector's returning atomics (four at a time) are issued
  * back to back and their old words tested once (a wrap is rare: at most one per 65536 adds to a counter), so a
- * warp does not wait on each atomic's return before the next. A wrap of the low half has also raised the high half by one: 65536 go
- * to the wrapped bin, and the next loses one, or gains 65535 when that carry wrapped its half too
- * (packed16_wrap; the spare's share is kept in `missed`, as are its own wraps).
+ * warp does not wait on each atomic's return before the next. A wrap of the low half has also raised the high
+ * half by one: 65536 go to the wrapped bin, and the next loses one, or gains 65535 when that carry wrapped its
+ * half too (packed16_wrap; the spare's share is kept in `missed`, as are its own wraps).
  */
 template <int Vectors, class Job, class Staged>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, const kernel_args& a,
@@ -74,7 +74,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, 
   long long missed = 0;
   auto bin_of = [&](sample_t v) { return min(static_cast<unsigned>(binners[0](v)), bins); };
   // Adds `count` to bin b; returns the word before.
-  auto add = [&](unsigned b, unsigned count) { return atomicAdd_block(words + (b >> 1), count << ((b & 1u) * 16u)); };
+  auto add = [&](unsigned b, unsigned count) {
+    return atomicAdd_block(words + (b >> 1), count << ((b & 1u) * 16u));
+  };
   auto carry_out = [&](unsigned b, unsigned code) {
     if (b < bins) {
       atomicAdd(carry + b, 65536u);
