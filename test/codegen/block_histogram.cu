@@ -1,8 +1,8 @@
 // Instruction contracts of block_histogram (release build, ONCHIP_CHECKS=0). The benchmark's user kernel (a 4 KiB
 // tile of bytes per 256-thread block, one copy of 256 32-bit counters): one shared atomic per sample, no local
 // memory, and no integer division in the zeroing or storing loops (their trip counts are not computed). And the
-// premise of the automatic layout: a 32-bit counter's shared add is one atomic instruction, while 64-bit integer
-// and double counters add by a compare-and-swap loop (which is why they keep warp copies).
+// premise of the automatic layout: a 32-bit integer counter's shared add is one atomic instruction, while 64-bit
+// integer, float and double counters add by a compare-and-swap loop (which is why they keep warp copies).
 //
 // contract sass * lacks LDL|STL
 // contract sass k_tile_u32 has ATOMS\.POPC\.INC\.32
@@ -10,6 +10,7 @@
 // contract sass k_tile_u32 lacks \bLDS\.128|\bATOM\.|ATOMG|\bRED\b|\bRED\.
 // contract sass k_add_u64 has ATOMS\.CAST\.SPIN\.64
 // contract sass k_add_f64 has ATOMS\.CAST\.SPIN\.64
+// contract sass k_add_f32 has ATOMS\.CAST\.SPIN\b
 #include <onchip/histogram.cuh>
 #include <onchip/load.cuh>
 #include <onchip/smem.cuh>
@@ -43,6 +44,13 @@ extern "C" __global__ void k_add_u64(const int* bins, unsigned long long* out) {
 
 extern "C" __global__ void k_add_f64(const int* bins, const double* weights, double* out) {
   auto hist = onchip::carve(probe_plan<64, double>{});
+  hist.reset();
+  hist.add(bins[threadIdx.x], weights[threadIdx.x]);
+  hist.flush(out);
+}
+
+extern "C" __global__ void k_add_f32(const int* bins, const float* weights, float* out) {
+  auto hist = onchip::carve(probe_plan<64, float>{});
   hist.reset();
   hist.add(bins[threadIdx.x], weights[threadIdx.x]);
   hist.flush(out);
