@@ -102,10 +102,7 @@ void check_plan(const histogram_call& c, const device_limits& d) {
                                               onchip::detail::integer_stream(c.integer_samples,
                                                                              c.wide_integer_binning, c.weighted,
                                                                              c.segments > 0, c.active),
-                                              onchip::detail::small_slices(c, d),
-                                              c.active > 1 || (p.path == histogram_path::byte_lanes &&
-                                                               c.channels > 1),
-                                              wide);
+                                              onchip::detail::small_slices(c, d), c.channels, c.active, wide);
   CHECK(onchip::detail::serves(p.path, c));
   CHECK(p.threads == shape.threads);              // the kernel's compiled block size
   CHECK(p.blocks_per_sm >= 1);

@@ -49,16 +49,21 @@ ONCHIP_HOST_DEVICE constexpr int default_replicas(int bins, int block_threads) {
   return r;
 }
 
+/// Packed 16-bit counters (bin b in half b % 2 of word b / 2): whether an add of `count` (below 65536) to bin `b`
+/// wrapped its half, from the word's value `old` before it.
+ONCHIP_HOST_DEVICE constexpr bool packed16_wrapped(unsigned old, unsigned b, unsigned count) {
+  return ((old >> ((b & 1u) * 16u)) & 0xffffu) + count > 0xffffu;
+}
+
 /**
- * Packed 16-bit counters (bin b in half b % 2 of word b / 2): what one add of `count` (below 65536) to bin `b`
+ * Packed 16-bit counters: what one add of `count` (below 65536) to bin `b`
  * did, from the word's value `old` before it. 0: no half wrapped. Else the bin's half wrapped (the bin gains
  * 65536 in the 32-bit output) and, for a low half, the carry raised the high half by one: 1 when that half then
  * holds one count too many (bin b + 1 loses one), 2 when it held 0xffff and wrapped too (bin b + 1 gains 65535).
  */
 ONCHIP_HOST_DEVICE constexpr unsigned packed16_wrap(unsigned old, unsigned b, unsigned count) {
-  const unsigned shift = (b & 1u) * 16u;
-  if (((old >> shift) & 0xffffu) + count <= 0xffffu) { return 0; }
-  return shift == 0 && (old >> 16) == 0xffffu ? 2u : 1u;
+  if (!packed16_wrapped(old, b, count)) { return 0; }
+  return (b & 1u) == 0 && (old >> 16) == 0xffffu ? 2u : 1u;
 }
 
 /// Bin b + 1's share of a low-half wrap described by packed16_wrap's `code` (1 or 2), as a 32-bit addend.

@@ -267,7 +267,7 @@ inline constexpr kernel_shape shape_v =
     shape_of(Path, sizeof(typename Job::sample_t), Job::binners_t::level_bytes > 0,
              integer_stream(cuda::std::is_integral_v<typename Job::sample_t>, wide_integer_binning_v<Job>,
                             Job::weighted, Job::segmented, Job::active),
-             SmallSlices, Job::active > 1 || (Path == histogram_path::byte_lanes && Job::channels > 1));
+             SmallSlices, Job::channels, Job::active);
 
 /// What every histogram kernel gets besides the job: the plan's decisions.
 struct kernel_args {

@@ -109,7 +109,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, 
 #  pragma unroll
       for (int k = 0; k < batch; ++k) {
         old[k] = add(b[k], 1u);
-        any = any || ((old[k] >> ((b[k] & 1u) * 16u)) & 0xffffu) == 0xffffu;
+        any = any || packed16_wrapped(old[k], b[k], 1u);
       }
       if (any) {  // rare: at most once per 65536 adds to a counter
 #  pragma unroll

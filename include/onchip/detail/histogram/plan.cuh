@@ -141,18 +141,22 @@ ONCHIP_HOST_DEVICE constexpr bool integer_stream(bool integer_samples, bool wide
   return integer_samples && !wide_binning && !weighted && !segmented && active == 1;
 }
 
+/// The kernel shape of `path` for a call of `channels` interleaved channels, `active` of them counted. The byte
+/// kernel runs every interleaved layout (one active channel too) in its several-channel shape: in the one-channel
+/// shape the merge of 2/1, 3/1 and 4/1 layouts spilled registers.
 ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner,
-                                                  bool integer_stream, bool small_slices = false,
-                                                  bool channels = false, bool wide = false) {
+                                                  bool integer_stream, bool small_slices = false, int channels = 1,
+                                                  int active = 1, bool wide = false) {
   if (wide) { return {tuning::wide_threads, tuning::wide_blocks, tuning::wide_vectors}; }
   switch (path) {
     case histogram_path::byte_lanes:
-      return channels ? kernel_shape{tuning::byte_lane_channel_threads, tuning::byte_lane_channel_blocks,
-                                     tuning::byte_lane_vectors}
-                      : kernel_shape{tuning::byte_lane_threads, tuning::byte_lane_blocks, tuning::byte_lane_vectors};
+      if (channels > 1) {
+        return {tuning::byte_lane_channel_threads, tuning::byte_lane_channel_blocks, tuning::byte_lane_vectors};
+      }
+      return {tuning::byte_lane_threads, tuning::byte_lane_blocks, tuning::byte_lane_vectors};
     case histogram_path::shared_replicas:
       return {small_slices ? tuning::segment_threads : tuning::shared_threads,
-              small_slices ? tuning::segment_blocks : channels ? tuning::channel_blocks : tuning::shared_blocks,
+              small_slices ? tuning::segment_blocks : active > 1 ? tuning::channel_blocks : tuning::shared_blocks,
               tuning::shared_vectors(sample_bytes, range_binner, integer_stream)};
     case histogram_path::shared_packed16:
       return {tuning::packed16_threads(range_binner, sample_bytes), tuning::packed16_blocks, tuning::packed16_vectors};
@@ -315,7 +319,7 @@ ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_c
   const kernel_shape shape =
       shape_of(path, c.sample_bytes, c.level_bytes > 0,
                integer_stream(c.integer_samples, c.wide_integer_binning, c.weighted, c.segments > 0, c.active),
-               small_slices(c, d), c.active > 1 || (path == histogram_path::byte_lanes && c.channels > 1), wide);
+               small_slices(c, d), c.channels, c.active, wide);
   for (int blocks = resident_blocks(d, shape.threads, shape.blocks); blocks >= 1; --blocks) {
     const cuda::std::size_t budget = block_budget(d, blocks);
     const int first = path == histogram_path::global_atomics ? 0 : 1;
