@@ -123,6 +123,33 @@ ONCHIP_GPU_TEST_CASE("every kernel path, forced, gives the reference histogram")
   check_paths(same, 9, v - 8, v + 1, {P::shared_packed16, P::shared_replicas});
 }
 
+ONCHIP_GPU_TEST_CASE("65536 bins over the whole 16-bit type: the packed path bins by the sample's bits") {
+  using P = histogram_path;
+  for (distribution d : {distribution::uniform, distribution::degenerate, distribution::skewed}) {
+    INFO(hist_test::name(d));
+    const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 5);
+    check_paths(hist_test::make_samples<std::uint16_t>(n, 0, 65536, d, 21), 65536, 0, 65536,
+                {P::automatic, P::shared_packed16});
+    check_paths(hist_test::make_samples<std::int16_t>(n, -32768, 32768, d, 22), 65536, -32768, 32768,
+                {P::automatic, P::shared_packed16});
+    // The same bins shifted by one value: the general binning, samples below the range in no bin.
+    check_paths(hist_test::make_samples<std::uint16_t>(n, 0, 65536, d, 23), 65536, 1, 65537, {P::shared_packed16});
+  }
+  // Vectors of two alternating values (no vector of one value, so every sample's add is tested for a wrap), 2^25
+  // samples: each block's counters of both bins pass 65535, the even bin's wraps carrying into the odd one's half.
+  // The extreme values of the type sit in the first and last words.
+  const std::size_t many = hist_test::sized(std::size_t{1} << 25);
+  for (int low : {0, 12344, 65534}) {
+    INFO("values " << low << " and " << low + 1);
+    std::vector<std::uint16_t> pairs(many);
+    for (std::size_t i = 0; i < many; ++i) { pairs[i] = static_cast<std::uint16_t>(low + static_cast<int>(i % 2)); }
+    check_paths(pairs, 65536, 0, 65536, {P::shared_packed16});
+    std::vector<std::int16_t> signed_pairs(many);
+    for (std::size_t i = 0; i < many; ++i) { signed_pairs[i] = static_cast<std::int16_t>(pairs[i] - 32768); }
+    check_paths(signed_pairs, 65536, -32768, 32768, {P::shared_packed16});
+  }
+}
+
 namespace {
 
 // multi_histogram_even<Channels, Active> of `pixels` pixels of `samples` placed `misalign` samples past 16-byte

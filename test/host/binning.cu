@@ -158,10 +158,19 @@ void check_lean(L lower, L upper, int bins) {
   REQUIRE(onchip::detail::lean_even<L>::applies(even) == fits);
   if (!fits) { return; }
   const auto lean = onchip::detail::lean_even<L>::of(even);
+  bool own_bins = true;  // every value in a bin of its own, in order (the packed kernel's whole-type loop)
   for (long long x = std::numeric_limits<S>::min(); x <= std::numeric_limits<S>::max(); ++x) {
     const int want = reference_int_bin(x, lower, upper, bins);
     REQUIRE(lean(static_cast<S>(x)) == (want < 0 ? bins : want));
+    own_bins = own_bins && want == x - std::numeric_limits<S>::min();
+    if constexpr (sizeof(S) == 2) {
+      if (lean.template covers_type<S>()) {
+        REQUIRE(lean.whole_type_bin(static_cast<S>(x)) == static_cast<unsigned>(want));
+      }
+    }
   }
+  // 8-bit samples never take the whole-type loop (they have the byte kernel).
+  REQUIRE(lean.template covers_type<S>() == (own_bins && sizeof(S) == 2));
 }
 
 }  // namespace

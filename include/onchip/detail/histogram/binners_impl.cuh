@@ -6,6 +6,7 @@
 
 #include <cuda/std/cmath>
 #include <cuda/std/cstdint>
+#include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
 namespace onchip {
@@ -163,7 +164,25 @@ struct lean_even {
     const cuda::std::uint32_t bin = mul_hi32(offset, magic) | (offset & identity);
     return static_cast<int>(bin < bins ? bin : bins);
   }
+  /// Whether each value of the 16-bit `Sample` has a bin of its own (65536 bins from the type's least value): the
+  /// bin is then whole_type_bin(x), and no sample falls outside.
+  template <class Sample>
+  ONCHIP_HOST_DEVICE bool covers_type() const {
+    return sizeof(Sample) == 2 && bins == 65536u &&
+           lower == static_cast<cuda::std::uint32_t>(static_cast<int>(cuda::std::numeric_limits<Sample>::min()));
+  }
+  /// The bin of `x` when covers_type<Sample>(): its offset from the type's least value, without arithmetic.
+  template <class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE static cuda::std::uint32_t whole_type_bin(Sample x) {
+    static_assert(sizeof(Sample) == 2, "whole_type_bin: 16-bit samples only");
+    return static_cast<cuda::std::uint16_t>(x) ^ (cuda::std::is_signed_v<Sample> ? 0x8000u : 0u);
+  }
 };
+
+template <class Binner>
+inline constexpr bool is_lean_even_v = false;
+template <class Level>
+inline constexpr bool is_lean_even_v<lean_even<Level>> = true;
 }  // namespace detail
 
 }  // namespace onchip

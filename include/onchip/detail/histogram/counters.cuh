@@ -55,6 +55,18 @@ ONCHIP_HOST_DEVICE constexpr bool packed16_wrapped(unsigned old, unsigned b, uns
   return ((old >> ((b & 1u) * 16u)) & 0xffffu) + count > 0xffffu;
 }
 
+/// Whether bin b's half of `old` holds 0xffff, so that an add of one wraps it: packed16_wrapped(old, b, 1), on the
+/// device in two instructions (a byte permute replicates the half, one compare).
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE bool packed16_full(unsigned old, unsigned b) {
+#if defined(__CUDA_ARCH__)
+  unsigned half;  // prmt, not __byte_perm, whose selector is masked first (one more instruction)
+  asm("prmt.b32 %0, %1, 0, %2;" : "=r"(half) : "r"(old), "r"(0x1010u + (b & 1u) * 0x2222u));
+  return half == 0xffffffffu;
+#else
+  return packed16_wrapped(old, b, 1u);
+#endif
+}
+
 /**
  * Packed 16-bit counters: what one add of `count` (below 65536) to bin `b`
  * did, from the word's value `old` before it. 0: no half wrapped. Else the bin's half wrapped (the bin gains

@@ -6,6 +6,7 @@
 // per sample straight into the output, for bins beyond shared memory. Neither needs temporary storage.
 #pragma once
 
+#include <onchip/detail/histogram/binners_impl.cuh>
 #include <onchip/detail/histogram/counters.cuh>
 #include <onchip/detail/histogram/job.cuh>
 #include <onchip/detail/histogram/traverse.cuh>
@@ -58,24 +59,24 @@ struct shared_counters {
 
 /**
  * One channel of packed 16-bit counters (bin b in half b % 2 of word b / 2, samples in no bin in the spare half
- * `bins`), unweighted, carrying into the 32-bit output. A vector's returning atomics (four at a time) are issued
- * back to back and their old words tested once (a wrap is rare: at most one per 65536 adds to a counter), so a
- * warp does not wait on each atomic's return before the next. A wrap of the low half has also raised the high
- * half by one: 65536 go to the wrapped bin, and the next loses one, or gains 65535 when that carry wrapped its
- * half too (packed16_wrap; the spare's share is kept in `missed`, as are its own wraps).
+ * `bins`), unweighted, carrying into the 32-bit output; bin_of(sample) is in [0, bins]. A vector's returning
+ * atomics (four at a time) are issued back to back and their old words tested once (a wrap is rare: at most one
+ * per 65536 adds to a counter), so a warp does not wait on each atomic's return before the next. A wrap of the
+ * low half has also raised the high half by one: 65536 go to the wrapped bin, and the next loses one, or gains
+ * 65535 when that carry wrapped its half too (packed16_wrap; the spare's share is kept in `missed`, as are its
+ * own wraps).
  */
-template <int Vectors, class Job, class Staged>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, const kernel_args& a,
-                                                                 const Staged binners, unsigned* words) {
+template <int Vectors, class Job, class BinOf>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job job, const kernel_args& a,
+                                                                    BinOf bin_of, unsigned* words) {
   using sample_t = typename Job::sample_t;
   constexpr int per_vector = items_per_16b<sample_t> > 0 ? items_per_16b<sample_t> : 1;
   const auto bins = static_cast<unsigned>(job.total_bins());
   auto* const carry = reinterpret_cast<unsigned*>(job.hist[0]);
   long long missed = 0;
-  auto bin_of = [&](sample_t v) { return min(static_cast<unsigned>(binners[0](v)), bins); };
-  // Adds `count` to bin b; returns the word before.
+  // Adds `count` to bin b; returns the word before. 1 + (b & 1) * 0xffff is one in b's half (two instructions).
   auto add = [&](unsigned b, unsigned count) {
-    return atomicAdd_block(words + (b >> 1), count << ((b & 1u) * 16u));
+    return atomicAdd_block(words + (b >> 1), count * (1u + (b & 1u) * 0xffffu));
   };
   auto carry_out = [&](unsigned b, unsigned code) {
     if (b < bins) {
@@ -107,10 +108,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, 
 #  pragma unroll
       for (int k = 0; k < batch; ++k) { b[k] = bin_of(items[k0 + k]); }
 #  pragma unroll
-      for (int k = 0; k < batch; ++k) {
-        old[k] = add(b[k], 1u);
-        any = any || packed16_wrapped(old[k], b[k], 1u);
-      }
+      for (int k = 0; k < batch; ++k) { old[k] = add(b[k], 1u); }
+#  pragma unroll
+      for (int k = 0; k < batch; ++k) { any |= packed16_full(old[k], b[k]); }
       if (any) {  // rare: at most once per 65536 adds to a counter
 #  pragma unroll
         for (int k = 0; k < batch; ++k) {
@@ -125,6 +125,27 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, 
   };
   walk_samples<Vectors>(job, a, on_vector, on_item, no_slices{});
   return static_cast<unsigned long long>(missed);
+}
+
+/// count_packed_by with the job's binner. When it gives each value of a 16-bit sample type a bin of its own (the
+/// range is the whole type), the bin is the sample's offset, with no multiply and no bound (a loop of its own).
+template <int Vectors, class Job, class Staged>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, const kernel_args& a,
+                                                                 const Staged binners, unsigned* words) {
+  using sample_t = typename Job::sample_t;
+  using binner_t = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(binners[0])>>;
+  if constexpr (is_lean_even_v<binner_t>) {  // its bins are in [0, bins] already
+    if constexpr (sizeof(sample_t) == 2) {
+      if (binners[0].template covers_type<sample_t>()) {
+        return count_packed_by<Vectors>(job, a, [](sample_t v) { return binner_t::whole_type_bin(v); }, words);
+      }
+    }
+    return count_packed_by<Vectors>(job, a, [&](sample_t v) { return static_cast<unsigned>(binners[0](v)); }, words);
+  } else {
+    const auto bins = static_cast<unsigned>(job.total_bins());
+    return count_packed_by<Vectors>(
+        job, a, [&](sample_t v) { return min(static_cast<unsigned>(binners[0](v)), bins); }, words);
+  }
 }
 
 /**
