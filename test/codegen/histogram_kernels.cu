@@ -6,7 +6,8 @@
 // binning through the level grid in the samples' own arithmetic (f32 in float, 16-bit integers with integer levels
 // by a subtraction and a shift, no floating point), reading the cell's word from shared memory; 16-bit samples
 // between integer levels through the table of every value's bin: one 16-bit shared load per sample, no arithmetic;
-// the packed 16-bit counters' loop over 65536 bins of the whole type: the bin is the sample's bits, no multiply.
+// the packed 16-bit counters' loop over 65536 bins of the whole type: the position is the sample's bits, no
+// multiply.
 //
 // contract sass * lacks LDL|STL
 // contract sass k_byte_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.|\bLDS|\bSTS
@@ -118,17 +119,20 @@ extern "C" __global__ void __launch_bounds__(1024, 1) k_table_u16_loop(table_job
   count_replicas<6>(job, a, binners, counters);
 }
 
-// The packed 16-bit counters' loop over 65536 bins of the whole type (the library's own function, with the bin
-// function count_packed picks): the bin is the sample's bits (no multiply, no floating point), a vector's adds are
-// returning shared atomics tested by a byte permute with a register selector, nothing in local memory.
-extern "C" __global__ void __launch_bounds__(1024, 1) k_packed_whole_loop(u16_job job, onchip::detail::kernel_args a) {
+// The packed 16-bit counters' loop over 65536 bins of the whole type (the library's own function, with the
+// position function count_packed picks): the position is the sample's bits (no multiply, no floating point), a
+// vector's adds are returning shared atomics tested by a byte permute with a register selector, nothing in local
+// memory.
+extern "C" __global__ void __launch_bounds__(1024, 1) k_packed_whole_loop(u16_job job,
+                                                                          onchip::detail::kernel_args a) {
   using namespace onchip::detail;
   extern __shared__ unsigned words[];
-  count_packed_by<4>(job, a, [](std::uint16_t v) { return lean_even<int>::whole_type_bin(v); }, words);
+  count_packed_by<4>(job, a, [](std::uint16_t v) { return static_cast<unsigned>(v); }, words);
 }
 
 // The same loop with the lean binning (65536 bins not from 0): a high multiply per sample.
-extern "C" __global__ void __launch_bounds__(1024, 1) k_packed_lean_loop(u16_job job, onchip::detail::kernel_args a) {
+extern "C" __global__ void __launch_bounds__(1024, 1) k_packed_lean_loop(u16_job job,
+                                                                         onchip::detail::kernel_args a) {
   using namespace onchip::detail;
   extern __shared__ unsigned words[];
   const auto& binner = job.binners[0];

@@ -142,7 +142,9 @@ ONCHIP_GPU_TEST_CASE("65536 bins over the whole 16-bit type: the packed path bin
   for (int low : {0, 12344, 65534}) {
     INFO("values " << low << " and " << low + 1);
     std::vector<std::uint16_t> pairs(many);
-    for (std::size_t i = 0; i < many; ++i) { pairs[i] = static_cast<std::uint16_t>(low + static_cast<int>(i % 2)); }
+    for (std::size_t i = 0; i < many; ++i) {
+      pairs[i] = static_cast<std::uint16_t>(low + static_cast<int>(i % 2));
+    }
     check_paths(pairs, 65536, 0, 65536, {P::shared_packed16});
     std::vector<std::int16_t> signed_pairs(many);
     for (std::size_t i = 0; i < many; ++i) { signed_pairs[i] = static_cast<std::int16_t>(pairs[i] - 32768); }

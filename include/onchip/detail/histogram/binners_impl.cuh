@@ -171,11 +171,15 @@ struct lean_even {
     return sizeof(Sample) == 2 && bins == 65536u &&
            lower == static_cast<cuda::std::uint32_t>(static_cast<int>(cuda::std::numeric_limits<Sample>::min()));
   }
-  /// The bin of `x` when covers_type<Sample>(): its offset from the type's least value, without arithmetic.
+  /// When covers_type<Sample>(), the bin of a sample is its bits (as uint16_t) exclusive-or this: the offset from
+  /// the type's least value.
+  template <class Sample>
+  static constexpr cuda::std::uint32_t whole_type_flip = cuda::std::is_signed_v<Sample> ? 0x8000u : 0u;
+  /// The bin of `x` when covers_type<Sample>(), without arithmetic.
   template <class Sample>
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE static cuda::std::uint32_t whole_type_bin(Sample x) {
     static_assert(sizeof(Sample) == 2, "whole_type_bin: 16-bit samples only");
-    return static_cast<cuda::std::uint16_t>(x) ^ (cuda::std::is_signed_v<Sample> ? 0x8000u : 0u);
+    return static_cast<cuda::std::uint16_t>(x) ^ whole_type_flip<Sample>;
   }
 };
 

@@ -13,6 +13,10 @@
 #include <onchip/detail/histogram/tuning.cuh>
 #include <onchip/smem.cuh>
 
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
+
 namespace onchip::detail {
 
 #if defined(__CUDACC__)
@@ -48,10 +52,12 @@ struct shared_counters {
     return total;
   }
 
-  /// Adds every non-zero bin into the output, `base` bins in (after the block is synchronized).
-  ONCHIP_DEVICE ONCHIP_FORCEINLINE void flush(const Job& job, cuda::std::size_t base) const {
+  /// Adds every non-zero bin into the output, `base` bins in (after the block is synchronized); packed counters
+  /// hold bin b at b ^ flip (packed_flip).
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE void flush(const Job& job, cuda::std::size_t base, unsigned flip = 0) const {
     for (int b = block_rank(); b < bins; b += block_size()) {
-      const auto sum = packed ? merged<Smem>(words, b, 1, stride()) : merged<Smem>(words + b * replicas, 0, replicas, 1);
+      const auto sum = packed ? merged<Smem>(words, static_cast<int>(b ^ flip), 1, stride())
+                              : merged<Smem>(words + b * replicas, 0, replicas, 1);
       if (sum != word_t(0)) { add_to_output(job, b, sum, base); }
     }
   }
@@ -59,7 +65,8 @@ struct shared_counters {
 
 /**
  * One channel of packed 16-bit counters (bin b in half b % 2 of word b / 2, samples in no bin in the spare half
- * `bins`), unweighted, carrying into the 32-bit output; bin_of(sample) is in [0, bins]. A vector's returning
+ * `bins`), unweighted, carrying into the 32-bit output; bin_of(sample) is in [0, bins]. With `flip` (only when
+ * bins == 65536), bin_of gives a position, and bin b is counted at position b ^ flip. A vector's returning
  * atomics (four at a time) are issued back to back and their old words tested once (a wrap is rare: at most one
  * per 65536 adds to a counter), so a warp does not wait on each atomic's return before the next. A wrap of the
  * low half has also raised the high half by one: 65536 go to the wrapped bin, and the next loses one, or gains
@@ -68,7 +75,8 @@ struct shared_counters {
  */
 template <int Vectors, class Job, class BinOf>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job job, const kernel_args& a,
-                                                                    BinOf bin_of, unsigned* words) {
+                                                                    BinOf bin_of, unsigned* words,
+                                                                    unsigned flip = 0) {
   using sample_t = typename Job::sample_t;
   constexpr int per_vector = items_per_16b<sample_t> > 0 ? items_per_16b<sample_t> : 1;
   const auto bins = static_cast<unsigned>(job.total_bins());
@@ -78,15 +86,15 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job jo
   auto add = [&](unsigned b, unsigned count) {
     return atomicAdd_block(words + (b >> 1), count * (1u + (b & 1u) * 0xffffu));
   };
-  auto carry_out = [&](unsigned b, unsigned code) {
+  auto carry_out = [&](unsigned b, unsigned code) {  // b: a position
     if (b < bins) {
-      atomicAdd(carry + b, 65536u);
+      atomicAdd(carry + (b ^ flip), 65536u);
     } else {
       missed += 65536;
     }
     if ((b & 1u) == 0) {  // the carry raised the high half of the word
       if (b + 1 < bins) {
-        atomicAdd(carry + b + 1, packed16_high_credit(code));
+        atomicAdd(carry + ((b + 1) ^ flip), packed16_high_credit(code));
       } else if (b + 1 == bins) {
         missed += static_cast<int>(packed16_high_credit(code));
       }
@@ -127,20 +135,41 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job jo
   return static_cast<unsigned long long>(missed);
 }
 
+/// The binner type of a job's staged binners (channel 0).
+template <class Staged>
+using staged_binner_t =
+    cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(cuda::std::declval<const Staged&>()[0])>>;
+
+/// Where count_packed counts bin b: at b ^ packed_flip. 65536 bins over a whole signed 16-bit type are counted at
+/// the sample's bits (no exclusive-or per sample; the flush reads bin b at b ^ 0x8000); 0 otherwise.
+template <class Sample, class Staged>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned packed_flip(const Staged& binners) {
+  using binner_t = staged_binner_t<Staged>;
+  if constexpr (is_lean_even_v<binner_t> && sizeof(Sample) == 2) {
+    return binners[0].template covers_type<Sample>() ? binner_t::template whole_type_flip<Sample> : 0u;
+  } else {
+    return 0u;
+  }
+}
+
 /// count_packed_by with the job's binner. When it gives each value of a 16-bit sample type a bin of its own (the
-/// range is the whole type), the bin is the sample's offset, with no multiply and no bound (a loop of its own).
+/// range is the whole type), the position is the sample's bits, with no multiply and no bound (a loop of its own;
+/// the kernel's flush reads the bins at packed_flip).
 template <int Vectors, class Job, class Staged>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, const kernel_args& a,
                                                                  const Staged binners, unsigned* words) {
   using sample_t = typename Job::sample_t;
-  using binner_t = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(binners[0])>>;
+  using binner_t = staged_binner_t<Staged>;
   if constexpr (is_lean_even_v<binner_t>) {  // its bins are in [0, bins] already
     if constexpr (sizeof(sample_t) == 2) {
       if (binners[0].template covers_type<sample_t>()) {
-        return count_packed_by<Vectors>(job, a, [](sample_t v) { return binner_t::whole_type_bin(v); }, words);
+        return count_packed_by<Vectors>(
+            job, a, [](sample_t v) { return static_cast<unsigned>(static_cast<cuda::std::uint16_t>(v)); }, words,
+            packed_flip<sample_t>(binners));
       }
     }
-    return count_packed_by<Vectors>(job, a, [&](sample_t v) { return static_cast<unsigned>(binners[0](v)); }, words);
+    return count_packed_by<Vectors>(
+        job, a, [&](sample_t v) { return static_cast<unsigned>(binners[0](v)); }, words);
   } else {
     const auto bins = static_cast<unsigned>(job.total_bins());
     return count_packed_by<Vectors>(
@@ -211,7 +240,7 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
     missed = count_packed<tuning::device_vectors(Vectors, tuning::packed16_pre_hopper_vectors)>(job, a, binners,
                                                                                                counters.words);
     __syncthreads();
-    counters.flush(job, 0);
+    counters.flush(job, 0, packed_flip<typename Job::sample_t>(binners));
     missed += counters.spare_total();
   } else {
     missed = count_replicas<tuning::device_vectors(Vectors, tuning::shared_pre_hopper_vectors)>(job, a, binners,
