@@ -53,12 +53,9 @@ __device__ __forceinline__ void flush(const unsigned* w, unsigned* out) {
   }
 }
 
-// Returning atomics, four at a time, then one test of the four old words; a full half's wrap carries into the
-// output (and, for a low half, takes back the carry into the high half, or credits 65535 if that wrapped too).
-template <int V>
-__global__ void __launch_bounds__(threads, 1) returning(const uint4* in, std::size_t n, unsigned* out) {
-  extern __shared__ unsigned w[];
-  zero(w);
+// Every vector of the input over the whole grid, V loads in flight per thread: visit(vector).
+template <int V, class Visit>
+__device__ __forceinline__ void grid_vectors(const uint4* in, std::size_t n, Visit&& visit) {
   const std::size_t stride = std::size_t{gridDim.x} * threads;
   for (std::size_t i = std::size_t{blockIdx.x} * threads + threadIdx.x; i < n; i += V * stride) {
     uint4 r[V];
@@ -67,28 +64,9 @@ __global__ void __launch_bounds__(threads, 1) returning(const uint4* in, std::si
 #pragma unroll
     for (int j = 0; j < V; ++j) {
       if (i + j * stride >= n) { break; }
-#pragma unroll
-      for (int h = 0; h < 8; h += 4) {
-        unsigned b[4], old[4];
-        bool any = false;
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-          b[k] = sample_of(r[j], h + k);
-          old[k] = atomicAdd_block(w + (b[k] >> 1), 1u + (b[k] & 1u) * 0xffffu);
-        }
-#pragma unroll
-        for (int k = 0; k < 4; ++k) { any |= ((old[k] >> (16 * (b[k] & 1u))) & 0xffffu) == 0xffffu; }
-        if (any) {
-          for (int k = 0; k < 4; ++k) {
-            if (((old[k] >> (16 * (b[k] & 1u))) & 0xffffu) != 0xffffu) { continue; }
-            atomicAdd(out + b[k], 65536u);
-            if ((b[k] & 1u) == 0) { atomicAdd(out + b[k] + 1, (old[k] >> 16) == 0xffffu ? 65535u : ~0u); }
-          }
-        }
-      }
+      visit(r[j]);
     }
   }
-  flush(w, out);
 }
 
 template <int V>
@@ -103,22 +81,45 @@ __device__ __forceinline__ void add_without_return(unsigned base, const uint4 (&
   }
 }
 
+// Returning atomics, four at a time, then one test of the four old words; a full half's wrap carries into the
+// output (and, for a low half, takes back the carry into the high half, or credits 65535 if that wrapped too).
+template <int V>
+__global__ void __launch_bounds__(threads, 1) returning(const uint4* in, std::size_t n, unsigned* out) {
+  extern __shared__ unsigned w[];
+  zero(w);
+  grid_vectors<V>(in, n, [&](const uint4& v) {
+#pragma unroll
+    for (int h = 0; h < 8; h += 4) {
+      unsigned b[4], old[4];
+      bool any = false;
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        b[k] = sample_of(v, h + k);
+        old[k] = atomicAdd_block(w + (b[k] >> 1), 1u + (b[k] & 1u) * 0xffffu);
+      }
+#pragma unroll
+      for (int k = 0; k < 4; ++k) { any |= ((old[k] >> (16 * (b[k] & 1u))) & 0xffffu) == 0xffffu; }
+      if (any) {
+        for (int k = 0; k < 4; ++k) {
+          if (((old[k] >> (16 * (b[k] & 1u))) & 0xffffu) != 0xffffu) { continue; }
+          atomicAdd(out + b[k], 65536u);
+          if ((b[k] & 1u) == 0) { atomicAdd(out + b[k] + 1, (old[k] >> 16) == 0xffffu ? 65535u : ~0u); }
+        }
+      }
+    }
+  });
+  flush(w, out);
+}
+
 template <int V>
 __global__ void __launch_bounds__(threads, 1) no_carry_test(const uint4* in, std::size_t n, unsigned* out) {
   extern __shared__ unsigned w[];
   zero(w);
-  const std::size_t stride = std::size_t{gridDim.x} * threads;
-  for (std::size_t i = std::size_t{blockIdx.x} * threads + threadIdx.x; i < n; i += V * stride) {
-    uint4 r[V];
-#pragma unroll
-    for (int j = 0; j < V; ++j) { r[j] = i + j * stride < n ? load_stream(in + i + j * stride) : uint4{}; }
-#pragma unroll
-    for (int j = 0; j < V; ++j) {
-      if (i + j * stride >= n) { break; }
-      const uint4 one[1] = {r[j]};
-      add_without_return<1>(shared_address(w), one);
-    }
-  }
+  const unsigned base = shared_address(w);
+  grid_vectors<V>(in, n, [&](const uint4& v) {
+    const uint4 one[1] = {v};
+    add_without_return<1>(base, one);
+  });
   flush(w, out);
 }
 
