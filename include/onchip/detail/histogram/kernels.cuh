@@ -160,14 +160,14 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, 
                                                                  const Staged binners, unsigned* words) {
   using sample_t = typename Job::sample_t;
   using binner_t = staged_binner_t<Staged>;
-  if constexpr (is_lean_even_v<binner_t>) {  // its bins are in [0, bins] already
-    if constexpr (sizeof(sample_t) == 2) {
-      if (binners[0].template covers_type<sample_t>()) {
-        return count_packed_by<Vectors>(
-            job, a, [](sample_t v) { return static_cast<unsigned>(static_cast<cuda::std::uint16_t>(v)); }, words,
-            packed_flip<sample_t>(binners));
-      }
+  if constexpr (is_lean_even_v<binner_t> && sizeof(sample_t) == 2) {
+    if (binners[0].template covers_type<sample_t>()) {
+      return count_packed_by<Vectors>(
+          job, a, [](sample_t v) { return static_cast<unsigned>(static_cast<cuda::std::uint16_t>(v)); }, words,
+          binner_t::template whole_type_flip<sample_t>);
     }
+  }
+  if constexpr (is_lean_even_v<binner_t>) {  // its bins are in [0, bins] already
     return count_packed_by<Vectors>(
         job, a, [&](sample_t v) { return static_cast<unsigned>(binners[0](v)); }, words);
   } else {
