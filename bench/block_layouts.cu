@@ -31,10 +31,6 @@ __device__ __forceinline__ unsigned byte_of(const uint4& v, int i) {
   return (w >> (8 * (i & 3))) & 0xffu;
 }
 
-__device__ __forceinline__ unsigned shared_address(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
 // The same shape with no histogram: load the tile, store 256 words.
 __global__ void __launch_bounds__(threads) read_only(const std::uint8_t* in, unsigned* out) {
   const uint4 v = load_tile(in, blockIdx.x);
@@ -123,7 +119,7 @@ __global__ void __launch_bounds__(threads) lane_bytes(const std::uint8_t* in, un
   reinterpret_cast<uint4*>(s)[t + 256] = make_uint4(0, 0, 0, 0);
   carried[t] = 0;
   __syncthreads();
-  const unsigned base = shared_address(s) + (t & 31) * 4;
+  const unsigned base = bench::shared_address(s) + (t & 31) * 4;
   auto wrapped = [](unsigned b, unsigned old) { return ((old >> ((b & 3) * 8)) & 0xffu) == 0xffu; };
   auto settle = [&](unsigned b, unsigned old) {  // credits of an add that wrapped its byte
     const unsigned after = old + (1u << ((b & 3) * 8));

@@ -136,6 +136,11 @@ inline int sm_count() {
   return sms;
 }
 
+/// The shared-window address of `p` (a pointer into shared memory), for inline PTX.
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
 /// The memory-read ceiling: a hand-tuned kernel that reads `bytes` (a multiple of 16, 16-byte aligned) as uint4,
 /// 256 threads x 8 blocks per SM, four loads in flight per thread.
 static __global__ void __launch_bounds__(256) read_ceiling_kernel(const uint4* __restrict__ in, std::size_t n, unsigned* out) {

@@ -10,6 +10,7 @@
 //     the next chunk's loads before the drain.
 //   bench_packed_counters [--out DIR] [--runs N] [--filter TEXT]
 #include <onchip/histogram.cuh>
+#include <onchip/load.cuh>
 
 #include <cstdint>
 #include <string>
@@ -22,17 +23,8 @@ namespace {
 constexpr int threads = 1024;
 constexpr int words = 32768;  // 65536 packed 16-bit counters
 
-__device__ __forceinline__ uint4 load_stream(const uint4* p) {
-  uint4 r;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
-               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-               : "l"(p));
-  return r;
-}
-
-__device__ __forceinline__ unsigned shared_address(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
+// The library's streaming load, as its kernels read samples.
+__device__ __forceinline__ uint4 load_stream(const uint4* p) { return onchip::load<onchip::cache::stream>(p); }
 
 __device__ __forceinline__ unsigned sample_of(const uint4& v, int k) {
   const unsigned w = k < 2 ? v.x : k < 4 ? v.y : k < 6 ? v.z : v.w;
@@ -115,7 +107,7 @@ template <int V>
 __global__ void __launch_bounds__(threads, 1) no_carry_test(const uint4* in, std::size_t n, unsigned* out) {
   extern __shared__ unsigned w[];
   zero(w);
-  const unsigned base = shared_address(w);
+  const unsigned base = bench::shared_address(w);
   grid_vectors<V>(in, n, [&](const uint4& v) {
     const uint4 one[1] = {v};
     add_without_return<1>(base, one);
@@ -132,7 +124,7 @@ __device__ __forceinline__ void drain(unsigned* w, unsigned* out) {
     uint4 q;  // relaxed loads: other threads' adds land meanwhile
     asm volatile("ld.relaxed.cta.shared.v4.u32 {%0,%1,%2,%3}, [%4];"
                  : "=r"(q.x), "=r"(q.y), "=r"(q.z), "=r"(q.w)
-                 : "r"(shared_address(w + i))
+                 : "r"(bench::shared_address(w + i))
                  : "memory");
     if (((q.x | q.y | q.z | q.w) & Mask) == 0) { continue; }
     const unsigned v[4] = {q.x, q.y, q.z, q.w};
@@ -157,7 +149,7 @@ __global__ void __launch_bounds__(threads, 1) drained(const uint4* in, std::size
   static_assert(least - 1 + V * 8 * threads <= 65535, "a chunk could wrap a half: fewer vectors or a lower T");
   extern __shared__ unsigned w[];
   zero(w);
-  const unsigned base = shared_address(w);
+  const unsigned base = bench::shared_address(w);
   const std::size_t chunk = std::size_t{V} * threads, chunks = n / chunk;
   auto load = [&](uint4(&r)[V], std::size_t c) {
 #pragma unroll
