@@ -7,7 +7,7 @@
 // by a subtraction and a shift, no floating point), reading the cell's word from shared memory; 16-bit samples
 // between integer levels through the table of every value's bin: one 16-bit shared load per sample, no arithmetic;
 // the packed 16-bit counters' loop over 65536 bins of the whole type: the position is the sample's bits, no
-// multiply.
+// multiply; 16-bit range binning in packed counters: the same loop, no table read.
 //
 // contract sass * lacks LDL|STL
 // contract sass k_byte_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.|\bLDS|\bSTS
@@ -26,6 +26,9 @@
 // contract sass k_packed_lean_loop has IMAD\.HI\.U32
 // contract sass k_packed_lean_loop has ATOMS\.ADD R[0-9]+, \[R[0-9]+(\+UR(Z|[0-9]+))?\]
 // contract sass k_packed_lean_loop lacks I2F|F2I|FMUL|DMUL|\bLDS|\bSTS
+// contract sass k_folded_u16 has ATOMS\.ADD R[0-9]+, \[R[0-9]+(\+UR(Z|[0-9]+))?\]
+// contract sass k_folded_u16 has \bPRMT R[0-9]+, R[0-9]+(\.reuse)?, R[0-9]+(\.reuse)?, RZ
+// contract sass k_folded_u16 lacks IMAD\.HI|I2F|F2I|FMUL|DMUL|LDS\.U16
 // contract sass k_range_f32 has \bLDS\b
 // contract sass k_range_f32 lacks DMUL|DFMA|DADD|F2F\.F64
 // contract sass k_range_u16 has \bLDS\b
@@ -127,7 +130,8 @@ extern "C" __global__ void __launch_bounds__(1024, 1) k_packed_whole_loop(u16_jo
                                                                           onchip::detail::kernel_args a) {
   using namespace onchip::detail;
   extern __shared__ unsigned words[];
-  count_packed_by<4>(job, a, [](std::uint16_t v) { return static_cast<unsigned>(v); }, words);
+  count_packed_by<4>(job, a, sample_bits<std::uint16_t>{}, words, 65536u,
+                     [](unsigned p) { return static_cast<int>(p); });
 }
 
 // The same loop with the lean binning (65536 bins not from 0): a high multiply per sample.
@@ -136,5 +140,14 @@ extern "C" __global__ void __launch_bounds__(1024, 1) k_packed_lean_loop(u16_job
   using namespace onchip::detail;
   extern __shared__ unsigned words[];
   const auto& binner = job.binners[0];
-  count_packed_by<4>(job, a, [&](std::uint16_t v) { return static_cast<unsigned>(binner(v)); }, words);
+  const auto bins = static_cast<unsigned>(job.total_bins());
+  count_packed_by<4>(job, a, [&](std::uint16_t v) { return static_cast<unsigned>(binner(v)); }, words, bins + 1,
+                     [bins](unsigned p) { return p < bins ? static_cast<int>(p) : -1; });
+}
+
+// 16-bit range binning in packed counters (the library's own function): every value counted at the sample's bits
+// as above, no table read, no multiply; then the values folded into bins.
+extern "C" __global__ void __launch_bounds__(1024, 1) k_folded_u16(table_job job, onchip::detail::kernel_args a) {
+  extern __shared__ unsigned words[];
+  onchip::detail::count_folded<4, 1024>(job, a, words);
 }

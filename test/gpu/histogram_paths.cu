@@ -1,7 +1,7 @@
 // The launch plan on a real GPU: every kernel path, forced, gives the host reference's histogram; the plan's
 // blocks per SM are resident; the cached device limits are the device's; calls from many host threads at once;
 // small inputs whose single block zeroes the output; many small segments; range binning through the level grid on
-// every path.
+// every path; 16-bit range binning by folding counted values.
 #include <onchip/histogram.cuh>
 
 #include <cmath>
@@ -236,6 +236,29 @@ ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crow
     check_range_paths(hist_test::make_samples<double>(n, -1e3, 3.3e3, distribution::uniform, 10), levels);
     const std::vector<float> half_levels = {-2.0f, -0.5f, 0.0f, 0.001f, 0.25f, 1.0f, 100.0f};
     check_range_paths(hist_test::make_samples<__half>(n, -3.0, 3.0, distribution::nan_laced, 11), half_levels);
+  }
+}
+
+ONCHIP_GPU_TEST_CASE("16-bit range binning folds counted values into bins: carries past 65535 across bins") {
+  // Two alternating values, 2^25 samples: each block's counters of both values pass 65535, the even value's wraps
+  // carrying into the odd one's half. Levels put the two values in neighbouring bins, the odd one past the last
+  // level, or the even one below the first, so each carry and its credit land in different bins or in none.
+  const std::size_t many = hist_test::sized(std::size_t{1} << 25);
+  for (int low : {0, 12344, 65534}) {
+    INFO("values " << low << " and " << low + 1);
+    std::vector<std::uint16_t> pairs(many);
+    std::vector<std::int16_t> signed_pairs(many);
+    for (std::size_t i = 0; i < many; ++i) {
+      pairs[i] = static_cast<std::uint16_t>(low + static_cast<int>(i % 2));
+      signed_pairs[i] = static_cast<std::int16_t>(pairs[i] - 32768);
+    }
+    for (const std::vector<int>& levels : {std::vector<int>{0, low + 1, 65536}, std::vector<int>{low, low + 1},
+                                           std::vector<int>{low + 1, 65536}}) {
+      check_range_paths(pairs, levels);
+      std::vector<int> shifted(levels);
+      for (int& l : shifted) { l -= 32768; }
+      check_range_paths(signed_pairs, shifted);
+    }
   }
 }
 

@@ -633,3 +633,71 @@ TEST_CASE("value table: levels as offsets into the table of every 16-bit value, 
     REQUIRE(binner(x) == reference_level_bin(x, levels));
   }
 }
+
+TEST_CASE("value folding: per-value counts folded in runs give the histogram of std::upper_bound") {
+  // Counts for every 16-bit value, folded in runs of every length the device uses (odd numbers of words) and a
+  // few others, against each value's bin by std::upper_bound: sorted level sets that crowd, skip, leave the
+  // type's range and sit at its ends.
+  using u16_table = onchip::detail::value_table_binners<std::uint16_t, int>;
+  using i16_table = onchip::detail::value_table_binners<std::int16_t, int>;
+  std::mt19937 rng(20261201);
+  std::vector<unsigned> counts(65536);
+  for (auto& c : counts) { c = rng() % 3 == 0 ? 0u : rng() % 70000; }
+  auto check = [&](auto table, const std::vector<int>& levels) {
+    using table_t = decltype(table);
+    INFO(levels.size() << " levels from " << levels.front() << " to " << levels.back());
+    const int bins = static_cast<int>(levels.size()) - 1;
+    std::vector<unsigned long long> expected(bins + 1, 0), folded(bins + 1, 0);  // the last: no bin
+    for (int v = 0; v < 65536; ++v) {
+      const long long value = v + table_t::lowest;
+      const auto above = std::upper_bound(levels.begin(), levels.end(), value,
+                                          [](long long x, int level) { return x < level; });
+      const auto below = static_cast<int>(above - levels.begin());
+      REQUIRE(table.levels_at_or_below(v) == below);
+      const int bin = below >= 1 && below <= bins ? below - 1 : bins;
+      REQUIRE(table.bin_at(v) == (bin == bins ? -1 : bin));
+      expected[bin] += counts[v];
+    }
+    for (int run : {2, 66, 130, 1000, 65536}) {
+      INFO("runs of " << run << " values");
+      std::fill(folded.begin(), folded.end(), 0);
+      for (int begin = 0; begin < 65536; begin += run) {
+        int last = -2;
+        table.fold(begin, std::min(begin + run, 65536), [&](int v) { return counts[v]; },
+                   [&](int b, unsigned long long sum) {
+                     REQUIRE(b >= -1);
+                     REQUIRE(b < bins);
+                     REQUIRE(sum != 0);
+                     REQUIRE((b > last || b == -1));  // one sum per bin and run
+                     last = b;
+                     folded[b < 0 ? bins : b] += sum;
+                   });
+      }
+      CHECK(folded == expected);
+    }
+  };
+  std::vector<int> even(257);
+  for (int i = 0; i < 257; ++i) { even[i] = i * 256; }
+  check(u16_table{even.data(), {256}}, even);
+  const std::vector<int> crowded = {-7, 0, 1, 2, 3, 4, 100, 101, 65534, 65535, 70000};
+  check(u16_table{crowded.data(), {static_cast<int>(crowded.size()) - 1}}, crowded);
+  const std::vector<int> inner = {300, 301, 40000};
+  check(u16_table{inner.data(), {2}}, inner);
+  std::vector<int> dense(65536);
+  for (int i = 0; i < 65536; ++i) { dense[i] = i - 32768; }
+  check(i16_table{dense.data(), {65535}}, dense);
+  const std::vector<int> uneven = {-40000, -300, -2, 0, 1, 5, 900, 17000, 32767};
+  check(i16_table{uneven.data(), {8}}, uneven);
+  // Levels out of order: whatever is counted, every bin emitted is in range.
+  const std::vector<int> unsorted = {500, 20, 9000, 9000, 3, 60000};
+  const u16_table table{unsorted.data(), {5}};
+  for (int run : {66, 4096}) {
+    for (int begin = 0; begin < 65536; begin += run) {
+      table.fold(begin, std::min(begin + run, 65536), [&](int v) { return counts[v]; },
+                 [&](int b, unsigned long long) {
+                   REQUIRE(b >= -1);
+                   REQUIRE(b < 5);
+                 });
+    }
+  }
+}

@@ -5,8 +5,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -132,7 +134,10 @@ void check_plan(const histogram_call& c, const device_limits& d) {
     CHECK_FALSE(c.accumulate);
   }
   CHECK((p.walk == onchip::detail::traversal::segment_slices) == (c.segments > 0));
-  for (histogram_path earlier : order) {  // precedence: each earlier path does not serve the call or cannot fit
+  histogram_path precedence[5];
+  std::copy(std::begin(order), std::end(order), precedence);
+  if (c.table_bytes > 0) { std::swap(precedence[1], precedence[2]); }  // 16-bit range binning folds values first
+  for (histogram_path earlier : precedence) {  // each earlier path does not serve the call or cannot fit
     if (earlier == p.path) { break; }
     const bool earlier_fits =
         earlier == histogram_path::partition
@@ -275,21 +280,39 @@ TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded ch
   CHECK(plan_histogram(c, h200, histogram_path::automatic, 1000).path == histogram_path::global_atomics);
 }
 
-TEST_CASE("16-bit range binning through a table of every value: one wide block where the table fits") {
+TEST_CASE("16-bit range binning: values folded in packed counters, else a table of every value in one wide block") {
   for (const gpu& g : gpus) {
     INFO(std::string(g.name));
-    for (int bins : {1, 256, 4096}) {
+    for (int bins : {1, 256, 4096, 65535}) {
+      INFO(bins << " bins");
       histogram_call c = call_of(2, true, bins);
       c.table_bytes = 65536 * 2;
       const launch_plan p = plan_histogram(c, g.limits);
-      if (g.limits.smem_per_block_optin >= std::size_t{65536} * 2 + std::size_t{4} * (bins + 1) * 8) {
+      // 65536 packed counters (128 KiB and a word) whatever the bins, no table: where a block can have them
+      if (g.limits.smem_per_block_optin >= std::size_t{65536} * 2 + 4) {
         REQUIRE(p.ok());
         check_plan(c, g.limits);
-        CHECK(p.path == histogram_path::shared_replicas);
-        CHECK(p.threads == onchip::detail::tuning::wide_threads);
-        CHECK(p.replicas >= 8);
-      } else if (!p.ok()) {
-        CHECK(g.limits.smem_per_block_optin < std::size_t{65536} * 2 + 64);  // the caller then stages the levels
+        CHECK(p.path == histogram_path::shared_packed16);
+        CHECK(onchip::detail::folds_values(p.path, c));
+        CHECK(p.smem_bytes <= std::size_t{65536} * 2 + 32);  // no table, whatever the bins
+      }
+      // 64-bit counters cannot take packed carries: the table and the replicas, one wide block
+      histogram_call wide = c;
+      wide.counter_bytes = 8;
+      wide.counter_takes_packed16 = false;
+      const launch_plan t = plan_histogram(wide, g.limits);
+      if (bins <= 4096 && g.limits.smem_per_block_optin >= std::size_t{65536} * 2 + std::size_t{8} * (bins + 1) * 8) {
+        REQUIRE(t.ok());
+        check_plan(wide, g.limits);
+        CHECK(t.path == histogram_path::shared_replicas);
+        CHECK(t.threads == onchip::detail::tuning::wide_threads);
+        CHECK(t.replicas >= 8);
+      } else if (!t.ok()) {
+        CHECK(g.limits.smem_per_block_optin < std::size_t{65536} * 2 + std::size_t{8} * (bins + 1));
+      }
+      // A forced shared_replicas path still reads the table (the tests compare both)
+      if (g.limits.smem_per_block_optin >= std::size_t{65536} * 2 + std::size_t{4} * (bins + 1) * 2) {
+        CHECK(plan_histogram(c, g.limits, histogram_path::shared_replicas).ok());
       }
     }
   }

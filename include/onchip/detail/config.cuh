@@ -27,6 +27,13 @@
 #  define ONCHIP_UNROLL
 #endif
 
+/// Before a loop in a host/device function: kept a loop on the device (a rare path that should stay small).
+#if defined(__CUDA_ARCH__)
+#  define ONCHIP_NO_UNROLL _Pragma("unroll 1")
+#else
+#  define ONCHIP_NO_UNROLL
+#endif
+
 /// Before a host/device template that calls a user's callable: lets host-only callables (plain lambdas) be used
 /// from host code without nvcc's execution-space warning. The callable still must be device-callable on device.
 #if defined(__CUDACC__) && !defined(__clang__)

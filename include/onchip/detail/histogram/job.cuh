@@ -117,9 +117,10 @@ inline constexpr bool value_table_v = cuda::std::is_integral_v<Sample> && sizeof
                                       cuda::std::is_integral_v<Level>;
 
 /**
- * Range binning of 16-bit integer samples between integer levels through a table from every sample value to its
- * bin (0xffff: no bin; so at most 65535 bins), staged in shared memory: a sample costs one 16-bit shared load.
- * stage() fills the table from the levels in device memory, a warp per bin writing its values.
+ * Range binning of 16-bit integer samples between integer levels. The packed 16-bit path counts every sample value
+ * and folds the values into bins at the end (bin_at, kernels.cuh's fold_values); other paths stage a table from
+ * every sample value to its bin (0xffff: no bin; so at most 65535 bins) in shared memory, so a sample costs one
+ * 16-bit shared load. stage() fills the table from the levels in device memory, a warp per bin writing its values.
  */
 template <class Sample, class Level>
 struct value_table_binners {
@@ -129,6 +130,8 @@ struct value_table_binners {
   static constexpr int level_bytes = 0;
   static constexpr int table_bytes = 65536 * 2;
   static constexpr long long lowest = cuda::std::is_signed_v<Sample> ? -32768 : 0;
+  /// A sample's bits as uint16_t are its value's offset above `lowest` exclusive-or this.
+  static constexpr unsigned position_flip = cuda::std::is_signed_v<Sample> ? 0x8000u : 0u;
 
   struct table_binner {
     const cuda::std::uint16_t* entries;
@@ -149,16 +152,71 @@ struct value_table_binners {
     return static_cast<long long>(level) - lowest;
   }
 
+  /// Where level i starts, as a sample value offset (65536, which no value reaches, past the last level).
+  ONCHIP_HOST_DEVICE long long boundary(int i) const { return i <= bins[0] ? offset_of(levels[i]) : 65536; }
+
+  /// How many levels are at or below the sample value `offset` values above the type's least: a binary search
+  /// of the levels in device memory, in [0, bins + 1] whatever they hold.
+  ONCHIP_HOST_DEVICE int levels_at_or_below(long long offset) const {
+    int first = 0, count = bins[0] + 1;
+    ONCHIP_NO_UNROLL
+    while (count > 0) {
+      const int step = count / 2;
+      if (offset_of(levels[first + step]) <= offset) {
+        first += step + 1;
+        count -= step + 1;
+      } else {
+        count = step;
+      }
+    }
+    return first;
+  }
+
+  /// The bin of a value with `below` levels at or below it (-1: none).
+  ONCHIP_HOST_DEVICE int bin_of_levels(int below) const { return below >= 1 && below <= bins[0] ? below - 1 : -1; }
+
+  /// The bin of the sample value `offset` values above the type's least (-1: none).
+  ONCHIP_HOST_DEVICE int bin_at(long long offset) const { return bin_of_levels(levels_at_or_below(offset)); }
+
+  /**
+   * Folds the counts of the values [begin, end) (offsets, in order) into bins: count(v) is value v's count, and
+   * emit(bin, sum) gets each run of values that share a bin (-1: no bin) with a non-zero sum. One search for the
+   * first value, then a step through the levels at each boundary; every bin emitted is in [-1, bins) whatever
+   * the levels hold.
+   */
+  ONCHIP_EXEC_CHECK_DISABLE
+  template <class Count, class Emit>
+  ONCHIP_HOST_DEVICE void fold(int begin, int end, Count&& count, Emit&& emit) const {
+    if (begin >= end) { return; }
+    int below = levels_at_or_below(begin);
+    long long next = boundary(below);
+    unsigned long long sum = 0;
+    for (int v = begin; v < end; ++v) {
+      if (v >= next) {
+        if (sum != 0) { emit(bin_of_levels(below), sum); }
+        sum = 0;
+        do { next = boundary(++below); } while (v >= next);  // ends: boundary(bins + 1) is 65536
+      }
+      sum += count(v);
+    }
+    if (sum != 0) { emit(bin_of_levels(below), sum); }
+  }
+
 #if defined(__CUDACC__)
+  /// Checked builds: the first block's first thread traps unless the levels ascend.
+  ONCHIP_DEVICE void check_levels() const {
+#  if ONCHIP_CHECKS
+    if (blockIdx.x == 0 && block_rank() == 0) { check_ascending(levels, bins[0], 0); }
+#  endif
+  }
+
   /// Fills the table (synchronizes the block; the caller synchronizes before it is read).
   template <class S>
   ONCHIP_DEVICE staged stage(const shared_spans& s) const {
     auto* words = reinterpret_cast<cuda::std::uint32_t*>(s.table);
     for (int i = block_rank(); i < table_bytes / 4; i += block_size()) { words[i] = 0xffffffffu; }
     __syncthreads();
-#  if ONCHIP_CHECKS
-    if (blockIdx.x == 0 && block_rank() == 0) { check_ascending(levels, bins[0], 0); }
-#  endif
+    check_levels();
     auto* entries = reinterpret_cast<cuda::std::uint16_t*>(s.table);
     const int lane = block_rank() % 32, warps = block_size() / 32;
     for (int b = block_rank() / 32; b < bins[0]; b += warps) {
@@ -171,6 +229,11 @@ struct value_table_binners {
   }
 #endif
 };
+
+template <class Binners>
+inline constexpr bool is_value_table_v = false;
+template <class Sample, class Level>
+inline constexpr bool is_value_table_v<value_table_binners<Sample, Level>> = true;
 
 struct no_weights {};
 struct no_segments {};

@@ -1,8 +1,9 @@
 // The general histogram kernels. shared_kernel keeps the bins in shared memory, as `replicas` interleaved 32- or
 // 64-bit copies (bin b of copy r at word b * replicas + r; lane l adds to copy l % replicas, so with 32 copies no
 // two lanes of a warp ever touch one word or one bank, whatever the data) or as one copy of packed 16-bit counters
-// that carry into the output; samples in no bin go to a spare counter after the bins (no branch per sample, and
-// the ignored count is read from there); then one atomic per non-zero bin per block. global_kernel adds one atomic
+// that carry into the output (16-bit range binning: one per sample value, folded into bins at the end); samples in
+// no bin go to a spare counter after the bins (no branch per sample, and the ignored count is read from there);
+// then one atomic per non-zero bin per block. global_kernel adds one atomic
 // per sample straight into the output, for bins beyond shared memory. Neither needs temporary storage.
 #pragma once
 
@@ -64,41 +65,37 @@ struct shared_counters {
 };
 
 /**
- * One channel of packed 16-bit counters (bin b in half b % 2 of word b / 2, samples in no bin in the spare half
- * `bins`), unweighted, carrying into the 32-bit output; bin_of(sample) is in [0, bins]. With `flip` (only when
- * bins == 65536), bin_of gives a position, and bin b is counted at position b ^ flip. A vector's returning
- * atomics (four at a time) are issued back to back and their old words tested once (a wrap is rare: at most one
- * per 65536 adds to a counter), so a warp does not wait on each atomic's return before the next. A wrap of the
- * low half has also raised the high half by one: 65536 go to the wrapped bin, and the next loses one, or gains
- * 65535 when that carry wrapped its half too (packed16_wrap; the spare's share is kept in `missed`, as are its
- * own wraps).
+ * One channel of packed 16-bit counters, `positions` of them (position p in half p % 2 of word p / 2),
+ * unweighted, carrying into the 32-bit output; bin_of(sample) is a position, and out_of(position) the output bin
+ * it counts (-1: none, such as the spare counter of samples in no bin). A vector's returning atomics (four at a
+ * time) are issued back to back and their old words tested once (a wrap is rare: at most one per 65536 adds to
+ * a counter), so a warp does not wait on each atomic's return before the next. A wrap of the low half has also
+ * raised the high half by one: 65536 go to the wrapped position's bin, and the next position's loses one, or
+ * gains 65535 when that carry wrapped its half too (packed16_wrap; shares of no bin are kept in `missed`).
  */
-template <int Vectors, class Job, class BinOf>
+template <int Vectors, class Job, class BinOf, class OutOf>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job job, const kernel_args& a,
                                                                     BinOf bin_of, unsigned* words,
-                                                                    unsigned flip = 0) {
+                                                                    unsigned positions, OutOf out_of) {
   using sample_t = typename Job::sample_t;
   constexpr int per_vector = items_per_16b<sample_t> > 0 ? items_per_16b<sample_t> : 1;
-  const auto bins = static_cast<unsigned>(job.total_bins());
   auto* const carry = reinterpret_cast<unsigned*>(job.hist[0]);
   long long missed = 0;
-  // Adds `count` to bin b; returns the word before. 1 + (b & 1) * 0xffff is one in b's half (two instructions).
+  // Adds `count` to position b; returns the word before. 1 + (b & 1) * 0xffff is one in b's half (two
+  // instructions).
   auto add = [&](unsigned b, unsigned count) {
     return atomicAdd_block(words + (b >> 1), count * (1u + (b & 1u) * 0xffffu));
   };
-  auto carry_out = [&](unsigned b, unsigned code) {  // b: a position
-    if (b < bins) {
-      atomicAdd(carry + (b ^ flip), 65536u);
+  auto credit = [&](unsigned b, unsigned amount) {
+    if (const int o = out_of(b); o >= 0) {
+      atomicAdd(carry + o, amount);
     } else {
-      missed += 65536;
+      missed += static_cast<int>(amount);  // 0xffffffff: one less
     }
-    if ((b & 1u) == 0) {  // the carry raised the high half of the word
-      if (b + 1 < bins) {
-        atomicAdd(carry + ((b + 1) ^ flip), packed16_high_credit(code));
-      } else if (b + 1 == bins) {
-        missed += static_cast<int>(packed16_high_credit(code));
-      }
-    }
+  };
+  auto carry_out = [&](unsigned b, unsigned code) {
+    credit(b, 65536u);
+    if ((b & 1u) == 0 && b + 1 < positions) { credit(b + 1, packed16_high_credit(code)); }  // the high half's
   };
   auto on_vector = [&](const vec<sample_t, per_vector>& items, cuda::std::size_t) {
     if constexpr (per_vector > 1) {
@@ -135,6 +132,14 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job jo
   return static_cast<unsigned long long>(missed);
 }
 
+/// A 16-bit sample's bits, as a position of packed counters.
+template <class Sample>
+struct sample_bits {
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned operator()(Sample v) const {
+    return static_cast<cuda::std::uint16_t>(v);
+  }
+};
+
 /// The binner type of a job's staged binners (channel 0).
 template <class Staged>
 using staged_binner_t =
@@ -160,21 +165,59 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, 
                                                                  const Staged binners, unsigned* words) {
   using sample_t = typename Job::sample_t;
   using binner_t = staged_binner_t<Staged>;
+  const auto bins = static_cast<unsigned>(job.total_bins());
   if constexpr (is_lean_even_v<binner_t> && sizeof(sample_t) == 2) {
     if (binners[0].template covers_type<sample_t>()) {
-      return count_packed_by<Vectors>(
-          job, a, [](sample_t v) { return static_cast<unsigned>(static_cast<cuda::std::uint16_t>(v)); }, words,
-          binner_t::template whole_type_flip<sample_t>);
+      constexpr unsigned flip = binner_t::template whole_type_flip<sample_t>;
+      return count_packed_by<Vectors>(job, a, sample_bits<sample_t>{}, words, 65536u,
+                                      [](unsigned p) { return static_cast<int>(p ^ flip); });
     }
   }
+  auto out_of = [bins](unsigned p) { return p < bins ? static_cast<int>(p) : -1; };  // bins: the spare
   if constexpr (is_lean_even_v<binner_t>) {  // its bins are in [0, bins] already
     return count_packed_by<Vectors>(
-        job, a, [&](sample_t v) { return static_cast<unsigned>(binners[0](v)); }, words);
+        job, a, [&](sample_t v) { return static_cast<unsigned>(binners[0](v)); }, words, bins + 1, out_of);
   } else {
-    const auto bins = static_cast<unsigned>(job.total_bins());
     return count_packed_by<Vectors>(
-        job, a, [&](sample_t v) { return min(static_cast<unsigned>(binners[0](v)), bins); }, words);
+        job, a, [&](sample_t v) { return min(static_cast<unsigned>(binners[0](v)), bins); }, words, bins + 1,
+        out_of);
   }
+}
+
+/**
+ * 16-bit range binning in packed counters: counts every sample value at its bits (the value `offset` above the
+ * type's least at position offset ^ whole_type_flip, as for 65536 bins over the whole type), then, after the block
+ * synchronizes, folds the values into bins: each thread takes a run of consecutive values (an odd number of words,
+ * so the lanes of a warp read 32 different banks), finds the first one's bin in the levels (device memory) and
+ * steps through the levels from there, one atomic per bin it meets. Returns the samples in no bin.
+ */
+template <int Vectors, int Threads, class Job>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_folded(const Job job, const kernel_args& a,
+                                                                 unsigned* words) {
+  using sample_t = typename Job::sample_t;
+  constexpr unsigned flip = Job::binners_t::position_flip;
+  const auto& table = job.binners;
+  unsigned long long missed = count_packed_by<Vectors>(job, a, sample_bits<sample_t>{}, words, 65536u,
+                                                       [&](unsigned p) { return table.bin_at(p ^ flip); });
+  __syncthreads();
+  constexpr int run = ((32768 + Threads - 1) / Threads) | 1;  // words a thread folds (Threads: the block's size)
+  auto* const out = reinterpret_cast<unsigned*>(job.hist[0]);
+  for (int begin = 2 * run * block_rank(); begin < 65536; begin += 2 * run * block_size()) {  // once
+    table.fold(
+        begin, min(begin + 2 * run, 65536),
+        [&](int v) {
+          const unsigned p = static_cast<unsigned>(v) ^ flip;
+          return (words[p >> 1] >> ((p & 1u) * 16u)) & 0xffffu;
+        },
+        [&](int bin, unsigned long long sum) {
+          if (bin >= 0) {
+            atomicAdd(out + bin, static_cast<unsigned>(sum));
+          } else {
+            missed += sum;
+          }
+        });
+  }
+  return missed;
 }
 
 /**
@@ -230,21 +273,28 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
   using word_t = typename counter_traits<Smem>::word;
   const shared_spans spans = onchip::carve(
       layout_of(packed ? histogram_path::shared_packed16 : histogram_path::shared_replicas, a.call, a.replicas));
-  const shared_counters<Smem, Job> counters{reinterpret_cast<word_t*>(spans.counters), a.replicas, job.total_bins()};
+  const shared_counters<Smem, Job> counters{reinterpret_cast<word_t*>(spans.counters), a.replicas,
+                                            packed ? packed_counters(a.call) : job.total_bins()};
   zero_output(job, a);
   counters.zero();
-  const auto binners = job.binners.template stage<typename Job::sample_t>(spans);
-  __syncthreads();
+  constexpr int packed_vectors = tuning::device_vectors(Vectors, tuning::packed16_pre_hopper_vectors);
   unsigned long long missed = 0;
-  if constexpr (packed) {  // one channel, not segmented (the plan's rule for this path)
-    missed = count_packed<tuning::device_vectors(Vectors, tuning::packed16_pre_hopper_vectors)>(job, a, binners,
-                                                                                               counters.words);
+  if constexpr (packed && is_value_table_v<typename Job::binners_t>) {  // values counted, then folded into bins
+    job.binners.check_levels();
     __syncthreads();
-    counters.flush(job, 0, packed_flip<typename Job::sample_t>(binners));
-    missed += counters.spare_total();
+    missed = count_folded<packed_vectors, Threads>(job, a, counters.words);
   } else {
-    missed = count_replicas<tuning::device_vectors(Vectors, tuning::shared_pre_hopper_vectors)>(job, a, binners,
-                                                                                              counters);
+    const auto binners = job.binners.template stage<typename Job::sample_t>(spans);
+    __syncthreads();
+    if constexpr (packed) {  // one channel, not segmented (the plan's rule for this path)
+      missed = count_packed<packed_vectors>(job, a, binners, counters.words);
+      __syncthreads();
+      counters.flush(job, 0, packed_flip<typename Job::sample_t>(binners));
+      missed += counters.spare_total();
+    } else {
+      missed = count_replicas<tuning::device_vectors(Vectors, tuning::shared_pre_hopper_vectors)>(job, a, binners,
+                                                                                                counters);
+    }
   }
   add_ignored(missed, a.ignored);
 }

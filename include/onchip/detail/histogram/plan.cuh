@@ -7,6 +7,8 @@
 //                    lane-owned counters (inputs of 128 GiB or more run as several launches below that)
 //   shared_replicas  the bins (plus staged levels) fit in shared memory as 32- or 64-bit counters
 //   shared_packed16  one channel, unweighted 32-bit integer counters, not segmented: 16-bit shared counters
+//                    (16-bit range binning counts every sample value there and folds the values into bins at
+//                    the end, so it comes before the shared replicas, which read a table of every value's bin)
 //   partition        bins beyond shared memory (up to tuning::partition_max_buckets buckets of them), one channel
 //                    of 1-D input, unweighted, even or custom binning, at least as many samples as bins: two
 //                    passes through a workspace (each sample's bin scattered by bucket, then each bucket counted
@@ -232,11 +234,22 @@ ONCHIP_UNROLL
   }
 };
 
+/// Whether `path` counts `call` per sample value and folds the values into bins at the end: 16-bit range binning
+/// (a value table call) in packed counters, 65536 of them, with no table staged.
+ONCHIP_HOST_DEVICE constexpr bool folds_values(histogram_path path, const histogram_call& call) {
+  return path == histogram_path::shared_packed16 && call.table_bytes > 0;
+}
+
+/// The packed 16-bit counters of a call: one per sample value when it folds values, else its bins.
+ONCHIP_HOST_DEVICE constexpr int packed_counters(const histogram_call& call) {
+  return folds_values(histogram_path::shared_packed16, call) ? 65536 : call.total_bins();
+}
+
 /// The layout of `path` for `call` with `replicas` copies.
 ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const histogram_call& call, int replicas) {
   const int bins = call.total_bins();
   histogram_call unstaged = call;  // the byte kernels bin each value once, reading levels from global memory
-  unstaged.level_bytes = 0;
+  unstaged.level_bytes = 0;        // (and folded values are binned at the end, from the levels in global memory)
   unstaged.table_bytes = 0;
   switch (path) {
     case histogram_path::byte_lanes:  // 64 KiB planes of lane-owned 32-bit counters
@@ -244,7 +257,7 @@ ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const his
     case histogram_path::shared_replicas:
       return {call, replicas, call.counter_bytes, bins + 1, 0};
     case histogram_path::shared_packed16:
-      return {call, 1, 4, (bins + 1) / 2 + 1, 0};
+      return {folds_values(path, call) ? unstaged : call, 1, 4, (packed_counters(call) + 1) / 2 + 1, 0};
     default:  // staged levels only
       return {call, 0, 4, 0, 0};
   }
@@ -519,9 +532,13 @@ ONCHIP_HOST_DEVICE constexpr bool worth_partitioning(const histogram_call& c) {
 ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, const device_limits& device,
                                                histogram_path only,
                                                cuda::std::size_t workspace_cap = tuning::partition_workspace_cap) {
-  constexpr histogram_path order[] = {histogram_path::byte_lanes, histogram_path::shared_replicas,
-                                      histogram_path::shared_packed16, histogram_path::partition,
-                                      histogram_path::global_atomics};
+  histogram_path order[] = {histogram_path::byte_lanes, histogram_path::shared_replicas,
+                            histogram_path::shared_packed16, histogram_path::partition,
+                            histogram_path::global_atomics};
+  if (call.table_bytes > 0) {  // folding values beats a table read per sample wherever the counters can carry
+    order[1] = histogram_path::shared_packed16;
+    order[2] = histogram_path::shared_replicas;
+  }
   for (histogram_path path : order) {
     if ((only != histogram_path::automatic && path != only) || !serves(path, call)) { continue; }
     if (path == histogram_path::partition) {
