@@ -1,0 +1,184 @@
+// 16-bit range binning (257 integer levels) through a lane-owned grid of cells: the measurement behind the
+// choice of a design, side by side with the library's call and the read ceiling (1 GiB of u16, each histogram
+// compared with the host's).
+//   lane grid: 2^k cells over the 16-bit values, each cell one 32-bit word (the first value's counter index in the
+//     low 15 bits, the value where the next index starts in the high 17), one copy per lane, so that every lane
+//     reads its own bank; counters per lane too (index 0: below the first level, bins + 1: at or past the last).
+//     A sample costs one shared load, one compare and one shared atomic without return, no bank conflict
+//     whatever the data. Exact while no cell holds two level boundaries (true of the levels here); "with the
+//     crowded test" adds the test a general kernel needs (a flag in the word, a search when it is set).
+//   bench_range16 [--out DIR] [--runs N] [--filter TEXT]
+#include <onchip/histogram.cuh>
+#include <onchip/load.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness.cuh"
+
+namespace {
+
+constexpr int bins = 256, counters = bins + 2;
+constexpr unsigned crowded = 0x4000u;
+
+__device__ __forceinline__ uint4 load_stream(const uint4* p) { return onchip::load<onchip::cache::stream>(p); }
+
+// #{i : levels[i] <= v} over num_levels ascending levels in device memory.
+__device__ int at_or_below(const int* levels, int num_levels, int v) {
+  int first = 0, count = num_levels;
+  while (count > 0) {
+    const int step = count / 2;
+    if (levels[first + step] <= v) {
+      first += step + 1;
+      count -= step + 1;
+    } else {
+      count = step;
+    }
+  }
+  return first;
+}
+
+template <int Threads, int CellsLog2>
+struct lane_grid {
+  static constexpr int cells = 1 << CellsLog2, shift = 16 - CellsLog2;
+  static constexpr std::size_t smem = (std::size_t{cells} + counters) * 32 * 4;
+};
+
+template <int Threads, int CellsLog2, int V, bool Checked>
+__global__ void __launch_bounds__(Threads) lane_grid_kernel(const uint4* in, std::size_t n, const int* levels,
+                                                            unsigned* out) {
+  using g = lane_grid<Threads, CellsLog2>;
+  extern __shared__ unsigned smem[];
+  unsigned* grid = smem;
+  unsigned* count = smem + g::cells * 32;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (int i = threadIdx.x; i < counters * 32; i += Threads) { count[i] = 0; }
+  for (int c0 = warp * 32; c0 < g::cells; c0 += Threads) {
+    const int c = c0 + lane, first = c << g::shift, last = first + (1 << g::shift) - 1;
+    const int lo = at_or_below(levels, bins + 1, first), hi = at_or_below(levels, bins + 1, last);
+    const unsigned t = hi == lo ? 65536u : static_cast<unsigned>(levels[lo]);
+    const unsigned word = (t << 15) | static_cast<unsigned>(lo) | (hi - lo > 1 ? crowded : 0u);
+    for (int j = 0; j < 32; ++j) { grid[(c0 + j) * 32 + lane] = __shfl_sync(~0u, word, j); }
+  }
+  __syncthreads();
+  const unsigned grid_base = bench::shared_address(grid) + lane * 4, count_base = bench::shared_address(count) + lane * 4;
+  auto add = [&](unsigned v) {
+    unsigned w;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(w) : "r"(grid_base + ((v >> g::shift) << 7)));
+    unsigned index = (w & 0x3fffu) + (((v << 15) | 0x7fffu) >= w ? 1u : 0u);
+    if (Checked && (w & crowded) != 0) { index = at_or_below(levels, bins + 1, static_cast<int>(v)); }
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(count_base + (index << 7)) : "memory");
+  };
+  const std::size_t stride = std::size_t{gridDim.x} * Threads;
+  for (std::size_t i = std::size_t{blockIdx.x} * Threads + threadIdx.x; i < n; i += V * stride) {
+    uint4 r[V];
+#pragma unroll
+    for (int j = 0; j < V; ++j) { r[j] = i + j * stride < n ? load_stream(in + i + j * stride) : uint4{}; }
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      if (i + j * stride >= n) { break; }
+      const unsigned w[4] = {r[j].x, r[j].y, r[j].z, r[j].w};
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        add(w[k] & 0xffffu);
+        add(w[k] >> 16);
+      }
+    }
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < bins; b += Threads) {
+    unsigned sum = 0;
+    for (int l = 0; l < 32; ++l) { sum += count[(b + 1) * 32 + (l + b) % 32]; }
+    if (sum != 0) { atomicAdd(out + b, sum); }
+  }
+}
+
+__device__ unsigned mix(unsigned long long i) {
+  unsigned long long x = i * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+  x ^= x >> 31, x *= 0xbf58476d1ce4e5b9ull, x ^= x >> 29, x *= 0x94d049bb133111ebull, x ^= x >> 32;
+  return static_cast<unsigned>(x);
+}
+
+// 0: uniform; 1: normal(0.5, 0.02) of the range; 2: one value.
+__global__ void generate(std::uint16_t* d, std::size_t n, int distribution) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const unsigned h = mix(i);
+    int v = 12345;
+    if (distribution == 0) { v = static_cast<int>(h & 0xffffu); }
+    if (distribution == 1) {
+      const float u1 = ((h >> 8) + 1) * (1.0f / 16777217.0f), u2 = (mix(i + (1ull << 40)) >> 8) * (1.0f / 16777216.0f);
+      const float z = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
+      v = min(max(static_cast<int>((0.5f + 0.02f * z) * 65536.0f), 0), 65535);
+    }
+    d[i] = static_cast<std::uint16_t>(v);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bench::options o = bench::parse(argc, argv);
+  const std::size_t n = std::size_t{1} << 29, vectors = n / 8;  // 1 GiB of u16
+  std::uint16_t* in = nullptr;
+  unsigned* out = nullptr;
+  int* levels = nullptr;
+  BENCH_CHECK(cudaMalloc(&in, n * sizeof(std::uint16_t)));
+  BENCH_CHECK(cudaMalloc(&out, bins * sizeof(unsigned)));
+  BENCH_CHECK(cudaMalloc(&levels, (bins + 1) * sizeof(int)));
+  const int sms = bench::sm_count();
+  std::vector<std::uint16_t> host(n);
+  std::vector<unsigned> expected(bins), got(bins);
+  std::vector<int> level(bins + 1);
+  bench::table t("16-bit range binning, u16, 257 levels, 1 GiB",
+                 {"levels", "distribution", "kernel", "GB/s", "% of read ceiling", "histogram agrees"});
+  const char* spacings[] = {"even (multiples of 256)", "every 255 from 100"};
+  const char* distributions[] = {"uniform", "normal(0.5, 0.02)", "degenerate"};
+  const auto* v = reinterpret_cast<const uint4*>(in);
+  for (int s = 0; s < 2; ++s) {
+    for (int i = 0; i <= bins; ++i) { level[i] = s == 0 ? i * 256 : 100 + i * 255; }
+    BENCH_CHECK(cudaMemcpy(levels, level.data(), level.size() * sizeof(int), cudaMemcpyHostToDevice));
+    for (int d = 0; d < 3; ++d) {
+      generate<<<sms * 8, 256>>>(in, n, d);
+      BENCH_CHECK(cudaMemcpy(host.data(), in, n * sizeof(std::uint16_t), cudaMemcpyDeviceToHost));
+      std::fill(expected.begin(), expected.end(), 0u);
+      for (std::uint16_t x : host) {
+        const auto b = std::upper_bound(level.begin(), level.end(), static_cast<int>(x)) - level.begin() - 1;
+        if (b >= 0 && b < bins) { ++expected[b]; }
+      }
+      const double ceiling = n * sizeof(std::uint16_t) / (bench::read_ceiling_ms(o, in, n * 2, out) * 1e6);
+      t.add({spacings[s], distributions[d], "read ceiling", bench::fixed(ceiling), "100.0", "-"});
+      auto run = [&](const std::string& name, auto launch) {
+        const std::string what = std::string(spacings[s]) + ", " + distributions[d] + ", " + name;
+        if (!o.filter.empty() && what.find(o.filter) == std::string::npos) { return; }
+        const double gbs = n * sizeof(std::uint16_t) / (bench::median_ms(o, [&] {
+                                                            BENCH_CHECK(cudaMemsetAsync(out, 0, bins * sizeof(unsigned)));
+                                                            launch();
+                                                          }) * 1e6);
+        BENCH_CHECK(cudaMemcpy(got.data(), out, got.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+        t.add({spacings[s], distributions[d], name, bench::fixed(gbs), bench::fixed(100 * gbs / ceiling, 1),
+               got == expected ? "yes" : "NO"});
+      };
+      auto grid_case = [&](const std::string& name, auto kernel, int threads, int blocks_per_sm, std::size_t smem) {
+        BENCH_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+        run(name, [&] { kernel<<<sms * blocks_per_sm, threads, smem>>>(v, vectors, levels, out); });
+      };
+      run("onchip::histogram_range", [&] { BENCH_CHECK(onchip::histogram_range(in, n, out, levels, bins + 1)); });
+      grid_case("lane grid, 1024 cells, 1 x 1024 threads, 4 vectors", lane_grid_kernel<1024, 10, 4, false>, 1024, 1,
+                lane_grid<1024, 10>::smem);
+      grid_case("lane grid, 1024 cells, with the crowded test", lane_grid_kernel<1024, 10, 4, true>, 1024, 1,
+                lane_grid<1024, 10>::smem);
+      grid_case("lane grid, 512 cells, 2 x 512 threads, 4 vectors", lane_grid_kernel<512, 9, 4, false>, 512, 2,
+                lane_grid<512, 9>::smem);
+      grid_case("lane grid, 512 cells, 2 x 512 threads, with the crowded test", lane_grid_kernel<512, 9, 4, true>, 512,
+                2, lane_grid<512, 9>::smem);
+      grid_case("lane grid, 256 cells, 3 x 512 threads, with the crowded test", lane_grid_kernel<512, 8, 4, true>, 512,
+                3, lane_grid<512, 8>::smem);
+    }
+  }
+  t.print();
+  t.save(o.out, "range16.csv");
+  return 0;
+}
