@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include <onchip/load.cuh>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -166,6 +168,48 @@ __device__ void block_add(Acc value, Acc* out) {
     value = threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : Acc(0);
     for (int o = 16; o > 0; o /= 2) { value += __shfl_down_sync(0xffffffffu, value, o); }
     if (threadIdx.x == 0) { atomicAdd(out, value); }
+  }
+}
+
+/// Every 16-byte vector of `in` (n of them) over the whole grid of Threads-thread blocks, V streaming loads (the
+/// library's cache::stream, as its kernels read samples) in flight per thread: visit(vector).
+template <int Threads, int V, class Visit>
+__device__ __forceinline__ void grid_vectors(const uint4* in, std::size_t n, Visit&& visit) {
+  const std::size_t stride = std::size_t{gridDim.x} * Threads;
+  for (std::size_t i = std::size_t{blockIdx.x} * Threads + threadIdx.x; i < n; i += V * stride) {
+    uint4 r[V];
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      r[j] = i + j * stride < n ? onchip::load<onchip::cache::stream>(in + i + j * stride) : uint4{};
+    }
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      if (i + j * stride >= n) { break; }
+      visit(r[j]);
+    }
+  }
+}
+
+/// A well-mixed 32-bit hash of `i` (splitmix64's finalizer).
+__device__ inline unsigned mix(unsigned long long i) {
+  unsigned long long x = i * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+  x ^= x >> 31, x *= 0xbf58476d1ce4e5b9ull, x ^= x >> 29, x *= 0x94d049bb133111ebull, x ^= x >> 32;
+  return static_cast<unsigned>(x);
+}
+
+/// n u16 samples: 0 uniform, 1 normal(0.5, 0.02) of the range, 2 one value (12345).
+static __global__ void generate_u16(std::uint16_t* d, std::size_t n, int distribution) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const unsigned h = mix(i);
+    int v = 12345;
+    if (distribution == 0) { v = static_cast<int>(h & 0xffffu); }
+    if (distribution == 1) {
+      const float u1 = ((h >> 8) + 1) * (1.0f / 16777217.0f), u2 = (mix(i + (1ull << 40)) >> 8) * (1.0f / 16777216.0f);
+      const float z = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
+      v = min(max(static_cast<int>((0.5f + 0.02f * z) * 65536.0f), 0), 65535);
+    }
+    d[i] = static_cast<std::uint16_t>(v);
   }
 }
 

@@ -45,22 +45,6 @@ __device__ __forceinline__ void flush(const unsigned* w, unsigned* out) {
   }
 }
 
-// Every vector of the input over the whole grid, V loads in flight per thread: visit(vector).
-template <int V, class Visit>
-__device__ __forceinline__ void grid_vectors(const uint4* in, std::size_t n, Visit&& visit) {
-  const std::size_t stride = std::size_t{gridDim.x} * threads;
-  for (std::size_t i = std::size_t{blockIdx.x} * threads + threadIdx.x; i < n; i += V * stride) {
-    uint4 r[V];
-#pragma unroll
-    for (int j = 0; j < V; ++j) { r[j] = i + j * stride < n ? load_stream(in + i + j * stride) : uint4{}; }
-#pragma unroll
-    for (int j = 0; j < V; ++j) {
-      if (i + j * stride >= n) { break; }
-      visit(r[j]);
-    }
-  }
-}
-
 template <int V>
 __device__ __forceinline__ void add_without_return(unsigned base, const uint4 (&r)[V]) {
 #pragma unroll
@@ -79,7 +63,7 @@ template <int V>
 __global__ void __launch_bounds__(threads, 1) returning(const uint4* in, std::size_t n, unsigned* out) {
   extern __shared__ unsigned w[];
   zero(w);
-  grid_vectors<V>(in, n, [&](const uint4& v) {
+  bench::grid_vectors<threads, V>(in, n, [&](const uint4& v) {
 #pragma unroll
     for (int h = 0; h < 8; h += 4) {
       unsigned b[4], old[4];
@@ -108,7 +92,7 @@ __global__ void __launch_bounds__(threads, 1) no_carry_test(const uint4* in, std
   extern __shared__ unsigned w[];
   zero(w);
   const unsigned base = bench::shared_address(w);
-  grid_vectors<V>(in, n, [&](const uint4& v) {
+  bench::grid_vectors<threads, V>(in, n, [&](const uint4& v) {
     const uint4 one[1] = {v};
     add_without_return<1>(base, one);
   });
@@ -189,28 +173,6 @@ __global__ void __launch_bounds__(threads, 1) drained(const uint4* in, std::size
   flush(w, out);
 }
 
-__device__ unsigned mix(unsigned long long i) {
-  unsigned long long x = i * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
-  x ^= x >> 31, x *= 0xbf58476d1ce4e5b9ull, x ^= x >> 29, x *= 0x94d049bb133111ebull, x ^= x >> 32;
-  return static_cast<unsigned>(x);
-}
-
-// 0: uniform; 1: normal(0.5, 0.02) of the range; 2: one value.
-__global__ void generate(std::uint16_t* d, std::size_t n, int distribution) {
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
-    const unsigned h = mix(i);
-    int v = 12345;
-    if (distribution == 0) { v = static_cast<int>(h & 0xffffu); }
-    if (distribution == 1) {
-      const float u1 = ((h >> 8) + 1) * (1.0f / 16777217.0f), u2 = (mix(i + (1ull << 40)) >> 8) * (1.0f / 16777216.0f);
-      const float z = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
-      v = min(max(static_cast<int>((0.5f + 0.02f * z) * 65536.0f), 0), 65535);
-    }
-    d[i] = static_cast<std::uint16_t>(v);
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -238,7 +200,7 @@ int main(int argc, char** argv) {
   const char* distributions[] = {"uniform", "normal(0.5, 0.02)", "degenerate"};
   const auto* v = reinterpret_cast<const uint4*>(in);
   for (int d = 0; d < 3; ++d) {
-    generate<<<sms * 8, 256>>>(in, n, d);
+    bench::generate_u16<<<sms * 8, 256>>>(in, n, d);
     BENCH_CHECK(cudaMemcpy(host.data(), in, n * sizeof(std::uint16_t), cudaMemcpyDeviceToHost));
     std::fill(expected.begin(), expected.end(), 0u);
     for (std::uint16_t x : host) { ++expected[x]; }

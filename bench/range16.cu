@@ -23,8 +23,6 @@ namespace {
 constexpr int bins = 256, counters = bins + 2;
 constexpr unsigned crowded = 0x4000u;
 
-__device__ __forceinline__ uint4 load_stream(const uint4* p) { return onchip::load<onchip::cache::stream>(p); }
-
 // #{i : levels[i] <= v} over num_levels ascending levels in device memory.
 __device__ int at_or_below(const int* levels, int num_levels, int v) {
   int first = 0, count = num_levels;
@@ -71,49 +69,19 @@ __global__ void __launch_bounds__(Threads) lane_grid_kernel(const uint4* in, std
     if (Checked && (w & crowded) != 0) { index = at_or_below(levels, bins + 1, static_cast<int>(v)); }
     asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(count_base + (index << 7)) : "memory");
   };
-  const std::size_t stride = std::size_t{gridDim.x} * Threads;
-  for (std::size_t i = std::size_t{blockIdx.x} * Threads + threadIdx.x; i < n; i += V * stride) {
-    uint4 r[V];
+  bench::grid_vectors<Threads, V>(in, n, [&](const uint4& r) {
+    const unsigned w[4] = {r.x, r.y, r.z, r.w};
 #pragma unroll
-    for (int j = 0; j < V; ++j) { r[j] = i + j * stride < n ? load_stream(in + i + j * stride) : uint4{}; }
-#pragma unroll
-    for (int j = 0; j < V; ++j) {
-      if (i + j * stride >= n) { break; }
-      const unsigned w[4] = {r[j].x, r[j].y, r[j].z, r[j].w};
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        add(w[k] & 0xffffu);
-        add(w[k] >> 16);
-      }
+    for (int k = 0; k < 4; ++k) {
+      add(w[k] & 0xffffu);
+      add(w[k] >> 16);
     }
-  }
+  });
   __syncthreads();
   for (int b = threadIdx.x; b < bins; b += Threads) {
     unsigned sum = 0;
     for (int l = 0; l < 32; ++l) { sum += count[(b + 1) * 32 + (l + b) % 32]; }
     if (sum != 0) { atomicAdd(out + b, sum); }
-  }
-}
-
-__device__ unsigned mix(unsigned long long i) {
-  unsigned long long x = i * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
-  x ^= x >> 31, x *= 0xbf58476d1ce4e5b9ull, x ^= x >> 29, x *= 0x94d049bb133111ebull, x ^= x >> 32;
-  return static_cast<unsigned>(x);
-}
-
-// 0: uniform; 1: normal(0.5, 0.02) of the range; 2: one value.
-__global__ void generate(std::uint16_t* d, std::size_t n, int distribution) {
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
-    const unsigned h = mix(i);
-    int v = 12345;
-    if (distribution == 0) { v = static_cast<int>(h & 0xffffu); }
-    if (distribution == 1) {
-      const float u1 = ((h >> 8) + 1) * (1.0f / 16777217.0f), u2 = (mix(i + (1ull << 40)) >> 8) * (1.0f / 16777216.0f);
-      const float z = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
-      v = min(max(static_cast<int>((0.5f + 0.02f * z) * 65536.0f), 0), 65535);
-    }
-    d[i] = static_cast<std::uint16_t>(v);
   }
 }
 
@@ -141,7 +109,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i <= bins; ++i) { level[i] = s == 0 ? i * 256 : 100 + i * 255; }
     BENCH_CHECK(cudaMemcpy(levels, level.data(), level.size() * sizeof(int), cudaMemcpyHostToDevice));
     for (int d = 0; d < 3; ++d) {
-      generate<<<sms * 8, 256>>>(in, n, d);
+      bench::generate_u16<<<sms * 8, 256>>>(in, n, d);
       BENCH_CHECK(cudaMemcpy(host.data(), in, n * sizeof(std::uint16_t), cudaMemcpyDeviceToHost));
       std::fill(expected.begin(), expected.end(), 0u);
       for (std::uint16_t x : host) {
