@@ -596,9 +596,48 @@ void check_typed(int bins) {
   }
   CHECK(p.threads == threads);
   CHECK(p.vectors == vectors);
+  // The kernel carves from typed_call (the fields the job's types fix, as constants): the same bytes as planned.
+  const histogram_call described = onchip::detail::describe(job, false);
+  const histogram_call carved = onchip::detail::typed_call<job_t>(onchip::detail::planned_call(described, p));
+  if (p.path != histogram_path::partition) {
+    CHECK(onchip::smem_bytes(onchip::detail::layout_of(p.path, carved, p.replicas)) == p.smem_bytes);
+  }
+}
+
+// typed_call<Job> gives back every field of the call describe() made of a job of that type.
+template <class Job>
+void check_typed_call(const Job& job) {
+  const histogram_call c = onchip::detail::describe(job, false), t = onchip::detail::typed_call<Job>(c);
+  CHECK(t.sample_bytes == c.sample_bytes);
+  CHECK(t.channels == c.channels);
+  CHECK(t.active == c.active);
+  for (int a = 0; a < onchip::detail::max_channels; ++a) { CHECK(t.bins[a] == c.bins[a]); }
+  CHECK(t.level_bytes == c.level_bytes);
+  CHECK(t.table_bytes == c.table_bytes);
+  CHECK(t.weighted == c.weighted);
+  CHECK(t.counter_bytes == c.counter_bytes);
 }
 
 }  // namespace
+
+TEST_CASE("a kernel's typed call is the call the host described") {
+  using onchip::detail::histogram_job;
+  using onchip::detail::no_weights;
+  using onchip::detail::plain_binners;
+  histogram_job<4, 3, std::uint8_t, no_weights, plain_binners<3, onchip::bin_even<int>>, unsigned> rgba{};
+  rgba.offset[1] = 256, rgba.offset[2] = 512, rgba.offset[3] = 600;
+  check_typed_call(rgba);
+  histogram_job<1, 1, float, float, plain_binners<1, onchip::bin_even<float>>, double> weighted{};
+  weighted.offset[1] = 1000;
+  check_typed_call(weighted);
+  histogram_job<1, 1, float, no_weights, onchip::detail::range_binners<1, double>, unsigned long long> range{};
+  range.offset[1] = 1024;
+  check_typed_call(range);
+  histogram_job<1, 1, std::uint16_t, no_weights, onchip::detail::value_table_binners<std::uint16_t, int>, unsigned>
+      table{};
+  table.offset[1] = 256;
+  check_typed_call(table);
+}
 
 TEST_CASE("plans of typed jobs launch the threads their kernels are compiled for") {
   using onchip::detail::plain_binners;
@@ -697,4 +736,35 @@ TEST_CASE("README.md's table of kernel paths is the plan's") {
   const std::string table = path_table();
   INFO("the plan's table, to paste between the markers:\n" << table);
   CHECK(readme.substr(a + begin.size(), b - a - begin.size()) == table);
+}
+
+TEST_CASE("same_call tells calls apart by every field (the per-thread plan memo keys on it)") {
+  using onchip::detail::same_call;
+  histogram_call base{};
+  base.bins[0] = 1024;
+  base.row_samples = 4096;
+  CHECK(same_call(base, base));
+  std::vector<histogram_call> changed(18, base);
+  changed[0].sample_bytes = 2;
+  changed[1].byte_samples = true;
+  changed[2].integer_samples = true;
+  changed[3].wide_integer_binning = true;
+  changed[4].channels = 4;
+  changed[5].active = 2;
+  changed[6].bins[0] = 1025;
+  changed[7].bins[3] = 1;
+  changed[8].level_bytes = 4;
+  changed[9].level_grid = false;
+  changed[10].table_bytes = 65536;
+  changed[11].weighted = true;
+  changed[12].counter_bytes = 8;
+  changed[13].counter_takes_packed16 = true;
+  changed[14].segments = 3;
+  changed[15].row_samples = 4097;
+  changed[16].rows = 2;
+  changed[17].accumulate = true;
+  for (const histogram_call& c : changed) {
+    CHECK_FALSE(same_call(base, c));
+    CHECK_FALSE(same_call(c, base));
+  }
 }

@@ -137,7 +137,8 @@ template <class Job, int Threads, int MinBlocks, int Vectors>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) byte_lanes_kernel(Job job, kernel_args a) {
   constexpr int A = Job::active;
   constexpr int words = A == 1 ? 64 : 32;  // counter words of one value of one channel
-  unsigned char* const planes = onchip::carve(layout_of(histogram_path::byte_lanes, a.call, 1)).counters;
+  unsigned char* const planes =
+      onchip::carve(layout_of(histogram_path::byte_lanes, typed_call<Job>(a.call), 1)).counters;
   zero_output(job, a);
   const byte_lanes<A> lanes = start_byte_lanes<A>(planes);
   __syncthreads();

@@ -271,10 +271,11 @@ template <class Job, class Smem, int Threads, int MinBlocks, int Vectors>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) shared_kernel(Job job, kernel_args a) {
   constexpr bool packed = counter_traits<Smem>::packed16;
   using word_t = typename counter_traits<Smem>::word;
+  const histogram_call call = typed_call<Job>(a.call);
   const shared_spans spans = onchip::carve(
-      layout_of(packed ? histogram_path::shared_packed16 : histogram_path::shared_replicas, a.call, a.replicas));
+      layout_of(packed ? histogram_path::shared_packed16 : histogram_path::shared_replicas, call, a.replicas));
   const shared_counters<Smem, Job> counters{reinterpret_cast<word_t*>(spans.counters), a.replicas,
-                                            packed ? packed_counters(a.call) : job.total_bins()};
+                                            packed ? packed_counters(call) : job.total_bins()};
   zero_output(job, a);
   counters.zero();
   constexpr int packed_vectors = tuning::device_vectors(Vectors, tuning::packed16_pre_hopper_vectors);
@@ -301,7 +302,7 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
 
 template <class Job, int Threads, int MinBlocks, int Vectors>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) global_kernel(Job job, kernel_args a) {
-  const shared_spans spans = onchip::carve(layout_of(histogram_path::global_atomics, a.call, 0));
+  const shared_spans spans = onchip::carve(layout_of(histogram_path::global_atomics, typed_call<Job>(a.call), 0));
   zero_output(job, a);
   const auto binners = job.binners.template stage<typename Job::sample_t>(spans);
   __syncthreads();  // the output is zeroed before anything is added

@@ -95,11 +95,26 @@ inline cudaError_t current_device_limits(int& device, device_limits& out, const 
   return cudaSuccess;
 }
 
-/// The current device, its limits, and the plan of `call` there (with this thread's overrides).
+/// The current device, its limits, and the plan of `call` there (with this thread's overrides). Calls of one
+/// shape in a loop (small inputs, per frame or per tile) reuse this thread's last plan instead of planning again.
 inline cudaError_t plan_on_current_device(const histogram_call& call, int& device, device_limits& limits,
                                           launch_plan& plan, const char* who) {
   if (cudaError_t e = current_device_limits(device, limits, who); e != cudaSuccess) { return e; }
-  plan = plan_histogram(call, limits, histogram_path_override::current(), workspace_cap_override::current());
+  struct memo {
+    bool valid = false;
+    int device = 0;
+    histogram_call call{};
+    histogram_path only = histogram_path::automatic;
+    cuda::std::size_t cap = 0;
+    launch_plan plan{};
+  };
+  thread_local memo last;
+  const histogram_path only = histogram_path_override::current();
+  const cuda::std::size_t cap = workspace_cap_override::current();
+  if (!last.valid || last.device != device || last.only != only || last.cap != cap || !same_call(last.call, call)) {
+    last = {true, device, call, only, cap, plan_histogram(call, limits, only, cap)};
+  }
+  plan = last.plan;
   return cudaSuccess;
 }
 

@@ -82,6 +82,20 @@ ONCHIP_UNROLL
   }
 };
 
+/// Whether the plan sees two calls as one (every field equal).
+ONCHIP_HOST_DEVICE constexpr bool same_call(const histogram_call& a, const histogram_call& b) {
+  static_assert(sizeof(histogram_call) == 88, "histogram_call changed: compare every field of it in same_call");
+  bool same = a.sample_bytes == b.sample_bytes && a.byte_samples == b.byte_samples &&
+              a.integer_samples == b.integer_samples && a.wide_integer_binning == b.wide_integer_binning &&
+              a.channels == b.channels && a.active == b.active && a.level_bytes == b.level_bytes &&
+              a.level_grid == b.level_grid && a.table_bytes == b.table_bytes && a.weighted == b.weighted &&
+              a.counter_bytes == b.counter_bytes && a.counter_takes_packed16 == b.counter_takes_packed16 &&
+              a.segments == b.segments && a.row_samples == b.row_samples && a.rows == b.rows &&
+              a.accumulate == b.accumulate;
+  for (int c = 0; c < max_channels; ++c) { same = same && a.bins[c] == b.bins[c]; }
+  return same;
+}
+
 /// What the GPU offers (cudaDeviceGetAttribute), queried once per device.
 struct device_limits {
   int arch = 0;  // compute capability x 10

@@ -1,0 +1,144 @@
+// What a histogram call on a small input costs at least: the library's call against a hand-written kernel doing
+// the least such a call must do (zero 1024 shared counters, read the samples, one shared atomic each, add the
+// counters to the output), on the library's grid for that size, timed the same way (one call between two events,
+// the GPU idle before it; median of 200), and that kernel with each thing the library's kernel does beyond it.
+// "host": the time the host spends in the call or launch alone (it returns once its work is queued). f32 samples, 1024
+// bins over [0, 1).
+//   bench_small_calls [--out DIR] [--filter TEXT]
+#include <onchip/histogram.cuh>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "harness.cuh"
+
+namespace {
+
+constexpr int bins = 1024, threads = 512;
+
+__global__ void empty_kernel() {}
+
+// Median microseconds the host spends in `call()` (the GPU idle before each), which returns once its work is
+// queued.
+template <class Call>
+double host_median_us(const bench::options& o, Call&& call) {
+  std::vector<double> host;
+  for (int i = 0; i < o.runs; ++i) {
+    BENCH_CHECK(cudaDeviceSynchronize());
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    host.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(host.begin(), host.end());
+  return host[host.size() / 2];
+}
+
+// Kernel parameters of `Bytes` bytes (the library passes its job and plan by value).
+template <int Bytes>
+struct padding {
+  unsigned char bytes[Bytes];
+};
+
+// Grid 1: the block stores its counts; more blocks add them to an output zeroed before the launch. The template
+// switches turn on what the library's kernel does beyond this, one at a time: counters in dynamic shared memory;
+// the output zeroed at the start by the one block and its counts added at the end (the library's in-kernel
+// zeroing); launch bounds of two blocks per SM; kernel parameters of ParamBytes.
+template <bool Dynamic, bool ZeroThenAdd, int MinBlocks, int ParamBytes>
+__global__ void __launch_bounds__(threads, MinBlocks)
+    least_kernel(const float4* in, std::size_t n, unsigned* out, padding<ParamBytes> pad) {
+  __shared__ unsigned fixed[Dynamic ? 1 : bins];
+  extern __shared__ unsigned dynamic[];
+  unsigned* count = Dynamic ? dynamic : fixed;
+  if (ZeroThenAdd && gridDim.x == 1) {
+    for (int b = threadIdx.x; b < bins; b += threads) { out[b] = 0; }
+  }
+  for (int b = threadIdx.x; b < bins; b += threads) { count[b] = pad.bytes[0]; }
+  __syncthreads();
+  bench::grid_vectors<threads, 4>(reinterpret_cast<const uint4*>(in), n, [&](const uint4& v) {
+    const float x[4] = {__uint_as_float(v.x), __uint_as_float(v.y), __uint_as_float(v.z), __uint_as_float(v.w)};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      if (x[k] >= 0.0f && x[k] < 1.0f) { atomicAdd(count + min(static_cast<int>(x[k] * bins), bins - 1), 1u); }
+    }
+  });
+  __syncthreads();
+  for (int b = threadIdx.x; b < bins; b += threads) {
+    if (gridDim.x == 1 && !ZeroThenAdd) {
+      out[b] = count[b];
+    } else if (count[b] != 0) {
+      atomicAdd(out + b, count[b]);
+    }
+  }
+}
+
+__global__ void fill(float* d, std::size_t n) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    d[i] = (bench::mix(i) >> 8) * (1.0f / 16777216.0f);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bench::options o = bench::parse(argc, argv);
+  o.runs = 200;
+  o.warmups = 5;
+  const std::size_t largest = std::size_t{1} << 20;
+  float* in = nullptr;
+  unsigned *ours = nullptr, *least = nullptr;
+  BENCH_CHECK(cudaMalloc(&in, largest));
+  BENCH_CHECK(cudaMalloc(&ours, bins * sizeof(unsigned)));
+  BENCH_CHECK(cudaMalloc(&least, bins * sizeof(unsigned)));
+  fill<<<bench::sm_count() * 4, 256>>>(in, largest / sizeof(float));
+  bench::table t("Time per call on small inputs (microseconds, median of 200 calls, each timed alone)",
+                 {"input", "empty kernel", "memset and empty kernel", "least kernel (grid)", "dynamic shared",
+                  "zeroed in kernel, then added", "launch bounds (512, 2)", "320 bytes of parameters",
+                  "onchip::histogram_even", "host: onchip", "host: least kernel", "host: empty kernel",
+                  "histograms agree"});
+  const double empty_us = 1000 * bench::median_ms(o, [] { empty_kernel<<<1, 32>>>(); }, true);
+  const double memset_us = 1000 * bench::median_ms(o, [&] {
+    BENCH_CHECK(cudaMemsetAsync(least, 0, sizeof(unsigned)));
+    empty_kernel<<<1, 32>>>();
+  }, true);
+  const double empty_host_us = host_median_us(o, [] { empty_kernel<<<1, 32>>>(); });
+  const int grids[] = {1, 1, 2, 8, 32};  // the library's plan on an H200 for these sizes
+  int k = 0;
+  for (std::size_t bytes = 4096; bytes <= largest; bytes *= 4, ++k) {
+    const std::string size = std::to_string(bytes >> 10) + " KiB";
+    if (!o.filter.empty() && size.find(o.filter) == std::string::npos) { continue; }
+    const std::size_t n = bytes / sizeof(float);
+    const int grid = grids[k];
+    const auto* v = reinterpret_cast<const float4*>(in);
+    auto time = [&](auto kernel, std::size_t smem, auto pad) {
+      return 1000 * bench::median_ms(o, [&] {
+        if (grid > 1) { BENCH_CHECK(cudaMemsetAsync(least, 0, bins * sizeof(unsigned))); }
+        kernel<<<grid, threads, smem>>>(v, n / 4, least, pad);
+      }, true);
+    };
+    const double least_us = time(least_kernel<false, false, 1, 1>, 0, padding<1>{});
+    const double ours_us = 1000 * bench::median_ms(o, [&] {
+      BENCH_CHECK(onchip::histogram_even(in, n, ours, bins, 0.0f, 1.0f));
+    }, true);
+    std::vector<unsigned> a(bins), b(bins);
+    BENCH_CHECK(cudaMemcpy(a.data(), ours, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy(b.data(), least, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    const double host_us = host_median_us(o, [&] { BENCH_CHECK(onchip::histogram_even(in, n, ours, bins, 0.0f, 1.0f)); });
+    const double least_host_us = host_median_us(o, [&] {
+      least_kernel<false, false, 1, 1><<<grid, threads>>>(v, n / 4, least, padding<1>{});
+    });
+    t.add({size, bench::fixed(empty_us, 1), bench::fixed(memset_us, 1),
+           bench::fixed(least_us, 1) + " (" + std::to_string(grid) + ")",
+           bench::fixed(time(least_kernel<true, false, 1, 1>, bins * sizeof(unsigned), padding<1>{}), 1),
+           bench::fixed(time(least_kernel<false, true, 1, 1>, 0, padding<1>{}), 1),
+           bench::fixed(time(least_kernel<false, false, 2, 1>, 0, padding<1>{}), 1),
+           bench::fixed(time(least_kernel<false, false, 1, 320>, 0, padding<320>{}), 1), bench::fixed(ours_us, 1),
+           bench::fixed(host_us, 1), bench::fixed(least_host_us, 1), bench::fixed(empty_host_us, 1),
+           a == b ? "yes" : "NO"});
+  }
+  t.print();
+  t.save(o.out, "small_calls.csv");
+  return 0;
+}
