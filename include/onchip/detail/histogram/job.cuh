@@ -118,9 +118,10 @@ inline constexpr bool value_table_v = cuda::std::is_integral_v<Sample> && sizeof
 
 /**
  * Range binning of 16-bit integer samples between integer levels. The packed 16-bit path counts every sample value
- * and folds the values into bins at the end (bin_at, kernels.cuh's fold_values); other paths stage a table from
- * every sample value to its bin (0xffff: no bin; so at most 65535 bins) in shared memory, so a sample costs one
- * 16-bit shared load. stage() fills the table from the levels in device memory, a warp per bin writing its values.
+ * and folds the values into bins at the end (bin_at and fold, called by kernels.cuh's count_folded); other paths
+ * stage a table from every sample value to its bin (0xffff: no bin; so at most 65535 bins) in shared memory, so a
+ * sample costs one 16-bit shared load. stage() fills the table from the levels in device memory, a warp per bin
+ * writing its values.
  */
 template <class Sample, class Level>
 struct value_table_binners {
@@ -327,7 +328,7 @@ ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
 /**
  * The call a kernel of type Job carves its shared memory from: the host's (kernel_args::call) with every field that
  * Job's types fix set again from those types, as describe() set them. The values are the host's; being constants
- * here, they let the compiler fold the layout's arithmetic (without them a small call spent about 300 dependent
+ * here, they let the compiler fold the layout's arithmetic (without them a small call spent about 240 dependent
  * instructions per warp carving, more than its samples took).
  */
 template <class Job>

@@ -3,8 +3,8 @@
 // two lanes of a warp ever touch one word or one bank, whatever the data) or as one copy of packed 16-bit counters
 // that carry into the output (16-bit range binning: one per sample value, folded into bins at the end); samples in
 // no bin go to a spare counter after the bins (no branch per sample, and the ignored count is read from there);
-// then one atomic per non-zero bin per block. global_kernel adds one atomic
-// per sample straight into the output, for bins beyond shared memory. Neither needs temporary storage.
+// then one atomic per non-zero bin per block. global_kernel adds one atomic per sample straight into the output,
+// for bins beyond shared memory. Neither needs temporary storage.
 #pragma once
 
 #include <onchip/detail/histogram/binners_impl.cuh>
