@@ -3,9 +3,12 @@
 // counters to the output), on the library's grid for that size, timed the same way (one call between two events,
 // the GPU idle before it; median of 200), and that kernel with each thing the library's kernel does beyond it.
 // "host": the time the host spends in the call or launch alone (it returns once its work is queued). f32 samples, 1024
-// bins over [0, 1).
+// bins over [0, 1). The cooperative rows zero the output in the kernel on every grid (each block its share, then the
+// grid's barrier: arrived at before the counting, waited at before the counts are added), so no call needs a memset.
 //   bench_small_calls [--out DIR] [--filter TEXT]
 #include <onchip/histogram.cuh>
+
+#include <cooperative_groups.h>
 
 #include <algorithm>
 #include <chrono>
@@ -41,20 +44,28 @@ struct padding {
   unsigned char bytes[Bytes];
 };
 
-// Grid 1: the block stores its counts; more blocks add them to an output zeroed before the launch. The template
-// switches turn on what the library's kernel does beyond this, one at a time: counters in dynamic shared memory;
-// the output zeroed at the start by the one block and its counts added at the end (the library's in-kernel
-// zeroing); launch bounds of two blocks per SM; kernel parameters of ParamBytes.
-template <bool Dynamic, bool ZeroThenAdd, int MinBlocks, int ParamBytes>
+// How the least kernel's output is zeroed: by a memset before a launch of several blocks (one block stores its
+// counts); by the one block at its start, its counts then added (the library's single-block zeroing); or by every
+// block's share of it at the start of a cooperative launch, the blocks meeting at the grid's barrier before adding.
+enum class zeroing { memset, one_block, grid_barrier };
+
+// The template switches turn on what the library's kernel does beyond the least kernel, one at a time: counters
+// in dynamic shared memory; the output's zeroing; launch bounds of two blocks per SM; kernel parameters of
+// ParamBytes.
+template <bool Dynamic, zeroing Zero, int MinBlocks, int ParamBytes>
 __global__ void __launch_bounds__(threads, MinBlocks)
     least_kernel(const float4* in, std::size_t n, unsigned* out, padding<ParamBytes> pad) {
   __shared__ unsigned fixed[Dynamic ? 1 : bins];
   extern __shared__ unsigned dynamic[];
   unsigned* count = Dynamic ? dynamic : fixed;
-  if (ZeroThenAdd && gridDim.x == 1) {
-    for (int b = threadIdx.x; b < bins; b += threads) { out[b] = 0; }
+  const bool grid_wide = Zero == zeroing::grid_barrier && gridDim.x > 1;
+  if ((Zero == zeroing::one_block && gridDim.x == 1) || Zero == zeroing::grid_barrier) {
+    for (int b = blockIdx.x * threads + threadIdx.x; b < bins; b += gridDim.x * threads) { out[b] = 0; }
   }
   for (int b = threadIdx.x; b < bins; b += threads) { count[b] = pad.bytes[0]; }
+  namespace cg = cooperative_groups;
+  cg::grid_group::arrival_token token{};
+  if (grid_wide) { token = cg::this_grid().barrier_arrive(); }  // synchronizes the block too
   __syncthreads();
   bench::grid_vectors<threads, 4>(reinterpret_cast<const uint4*>(in), n, [&](const uint4& v) {
     const float x[4] = {__uint_as_float(v.x), __uint_as_float(v.y), __uint_as_float(v.z), __uint_as_float(v.w)};
@@ -63,9 +74,10 @@ __global__ void __launch_bounds__(threads, MinBlocks)
       if (x[k] >= 0.0f && x[k] < 1.0f) { atomicAdd(count + min(static_cast<int>(x[k] * bins), bins - 1), 1u); }
     }
   });
+  if (grid_wide) { cg::this_grid().barrier_wait(std::move(token)); }
   __syncthreads();
   for (int b = threadIdx.x; b < bins; b += threads) {
-    if (gridDim.x == 1 && !ZeroThenAdd) {
+    if (gridDim.x == 1 && Zero == zeroing::memset) {
       out[b] = count[b];
     } else if (count[b] != 0) {
       atomicAdd(out + b, count[b]);
@@ -88,19 +100,21 @@ int main(int argc, char** argv) {
   o.warmups = 5;
   const std::size_t largest = std::size_t{1} << 20;
   float* in = nullptr;
-  unsigned *ours = nullptr, *least = nullptr;
+  unsigned *ours = nullptr, *least = nullptr, *joint = nullptr;
   BENCH_CHECK(cudaMalloc(&in, largest));
   BENCH_CHECK(cudaMalloc(&ours, bins * sizeof(unsigned)));
   BENCH_CHECK(cudaMalloc(&least, bins * sizeof(unsigned)));
+  BENCH_CHECK(cudaMalloc(&joint, bins * sizeof(unsigned)));
   fill<<<bench::sm_count() * 4, 256>>>(in, largest / sizeof(float));
   bench::table t("Time per call on small inputs (microseconds, median of 200 calls, each timed alone)",
                  {"input", "empty kernel", "memset and empty kernel", "least kernel (grid)", "dynamic shared",
                   "zeroed in kernel, then added", "launch bounds (512, 2)", "320 bytes of parameters",
-                  "onchip::histogram_even", "host: onchip", "host: least kernel", "host: empty kernel",
+                  "cooperative, zeroed in kernel", "the same by cudaLaunchKernelEx", "onchip::histogram_even",
+                  "host: onchip", "host: least kernel", "host: cooperative", "host: empty kernel",
                   "histograms agree"});
   const double empty_us = 1000 * bench::median_ms(o, [] { empty_kernel<<<1, 32>>>(); }, true);
   const double memset_us = 1000 * bench::median_ms(o, [&] {
-    BENCH_CHECK(cudaMemsetAsync(least, 0, sizeof(unsigned)));
+    BENCH_CHECK(cudaMemsetAsync(least, 0, bins * sizeof(unsigned)));
     empty_kernel<<<1, 32>>>();
   }, true);
   const double empty_host_us = host_median_us(o, [] { empty_kernel<<<1, 32>>>(); });
@@ -118,7 +132,34 @@ int main(int argc, char** argv) {
         kernel<<<grid, threads, smem>>>(v, n / 4, least, pad);
       }, true);
     };
-    const double least_us = time(least_kernel<false, false, 1, 1>, 0, padding<1>{});
+    const double least_us = time(least_kernel<false, zeroing::memset, 1, 1>, 0, padding<1>{});
+    // The cooperative kernel, no memset: by cudaLaunchCooperativeKernel, or by cudaLaunchKernelEx with the
+    // cooperative attribute.
+    constexpr auto cooperative = least_kernel<false, zeroing::grid_barrier, 1, 1>;
+    std::size_t count = n / 4;
+    padding<1> pad{};
+    auto launch_cooperative = [&] {
+      void* args[] = {&v, &count, &joint, &pad};
+      BENCH_CHECK(cudaLaunchCooperativeKernel(cooperative, grid, threads, args, 0, nullptr));
+    };
+    auto launch_ex = [&] {
+      cudaLaunchAttribute attribute{};
+      attribute.id = cudaLaunchAttributeCooperative;
+      attribute.val.cooperative = 1;
+      cudaLaunchConfig_t config{};
+      config.gridDim = grid;
+      config.blockDim = threads;
+      config.attrs = &attribute;
+      config.numAttrs = 1;
+      BENCH_CHECK(cudaLaunchKernelEx(&config, cooperative, v, count, joint, pad));
+    };
+    const double cooperative_us = 1000 * bench::median_ms(o, launch_cooperative, true);
+    std::vector<unsigned> c(bins);
+    BENCH_CHECK(cudaMemcpy(c.data(), joint, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    const double ex_us = 1000 * bench::median_ms(o, launch_ex, true);
+    std::vector<unsigned> e(bins);
+    BENCH_CHECK(cudaMemcpy(e.data(), joint, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    const double cooperative_host_us = host_median_us(o, launch_cooperative);
     const double ours_us = 1000 * bench::median_ms(o, [&] {
       BENCH_CHECK(onchip::histogram_even(in, n, ours, bins, 0.0f, 1.0f));
     }, true);
@@ -127,16 +168,17 @@ int main(int argc, char** argv) {
     BENCH_CHECK(cudaMemcpy(b.data(), least, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
     const double host_us = host_median_us(o, [&] { BENCH_CHECK(onchip::histogram_even(in, n, ours, bins, 0.0f, 1.0f)); });
     const double least_host_us = host_median_us(o, [&] {
-      least_kernel<false, false, 1, 1><<<grid, threads>>>(v, n / 4, least, padding<1>{});
+      least_kernel<false, zeroing::memset, 1, 1><<<grid, threads>>>(v, n / 4, least, padding<1>{});
     });
     t.add({size, bench::fixed(empty_us, 1), bench::fixed(memset_us, 1),
            bench::fixed(least_us, 1) + " (" + std::to_string(grid) + ")",
-           bench::fixed(time(least_kernel<true, false, 1, 1>, bins * sizeof(unsigned), padding<1>{}), 1),
-           bench::fixed(time(least_kernel<false, true, 1, 1>, 0, padding<1>{}), 1),
-           bench::fixed(time(least_kernel<false, false, 2, 1>, 0, padding<1>{}), 1),
-           bench::fixed(time(least_kernel<false, false, 1, 320>, 0, padding<320>{}), 1), bench::fixed(ours_us, 1),
-           bench::fixed(host_us, 1), bench::fixed(least_host_us, 1), bench::fixed(empty_host_us, 1),
-           a == b ? "yes" : "NO"});
+           bench::fixed(time(least_kernel<true, zeroing::memset, 1, 1>, bins * sizeof(unsigned), padding<1>{}), 1),
+           bench::fixed(time(least_kernel<false, zeroing::one_block, 1, 1>, 0, padding<1>{}), 1),
+           bench::fixed(time(least_kernel<false, zeroing::memset, 2, 1>, 0, padding<1>{}), 1),
+           bench::fixed(time(least_kernel<false, zeroing::memset, 1, 320>, 0, padding<320>{}), 1),
+           bench::fixed(cooperative_us, 1), bench::fixed(ex_us, 1), bench::fixed(ours_us, 1), bench::fixed(host_us, 1),
+           bench::fixed(least_host_us, 1), bench::fixed(cooperative_host_us, 1), bench::fixed(empty_host_us, 1),
+           a == b && a == c && a == e ? "yes" : "NO"});
   }
   t.print();
   t.save(o.out, "small_calls.csv");

@@ -1,7 +1,8 @@
 // The launch plan on a real GPU: every kernel path, forced, gives the host reference's histogram; the plan's
 // blocks per SM are resident; the cached device limits are the device's; calls from many host threads at once;
-// small inputs whose single block zeroes the output; many small segments; range binning through the level grid on
-// every path; 16-bit range binning by folding counted values.
+// small inputs whose single block zeroes the output, or several blocks after a memset (every path, and captured in
+// a graph and replayed); many small segments; range binning through the level grid on every path; 16-bit range
+// binning by folding counted values.
 #include <onchip/histogram.cuh>
 
 #include <cmath>
@@ -453,6 +454,76 @@ ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accu
       check_then_accumulate(in.data, n, bins, 0, 256, reference_counts(host, 0, 256, bins));
     }
   }
+}
+
+ONCHIP_GPU_TEST_CASE("small inputs on several blocks: a memset zeroes the output, on every path") {
+  using P = histogram_path;
+  // f32 on 3 to 128 blocks (8192 samples a block of the shared replicas), misaligned by one sample.
+  for (std::size_t n : {std::size_t{16411}, std::size_t{100003}, std::size_t{1} << 20}) {
+    INFO("f32, n " << n);
+    const auto host = hist_test::make_samples<float>(n, -0.1, 1.1, distribution::uniform, static_cast<unsigned>(n));
+    hist_test::device_samples<float> in(host, 4);
+    for (int bins : {1, 300, 16384}) {
+      INFO("bins " << bins);
+      std::vector<double> expected(bins, 0.0);
+      for (float x : host) {
+        const int b = hist_test::reference_even(x, 0.0f, 1.0f, bins);
+        if (b >= 0) { expected[b] += 1; }
+      }
+      check_forced({P::automatic, P::shared_replicas, P::global_atomics}, expected, n,
+                   [&](unsigned* hist, const onchip::histogram_options& options) {
+                     return onchip::histogram_even(in.data, n, hist, bins, 0.0f, 1.0f, nullptr, options);
+                   });
+      check_then_accumulate(in.data, n, bins, 0.0f, 1.0f, expected);
+    }
+  }
+  // 16-bit samples on the packed counters (which add carries into the output while counting) and 16-bit range
+  // binning (which folds values into the output), bytes on the byte kernel: several blocks each, every path.
+  const std::size_t n = 300001;
+  const auto shorts = hist_test::make_samples<std::uint16_t>(n, 0, 65536, distribution::skewed, 5);
+  check_paths(shorts, 4000, 100, 60100, {P::shared_packed16, P::shared_replicas, P::global_atomics});
+  std::vector<std::uint16_t> levels;
+  for (int v = 0; v <= 65535; v += 255) { levels.push_back(static_cast<std::uint16_t>(v)); }
+  check_range_paths(shorts, levels);
+  const auto bytes = hist_test::make_samples<std::uint8_t>(n, 0, 256, distribution::skewed, 6);
+  check_paths(bytes, 256, 0, 256, {P::byte_lanes});
+}
+
+ONCHIP_GPU_TEST_CASE("small inputs on one and on several blocks, captured in a graph and replayed") {
+  const std::size_t n = 200001, few = 4096;  // several blocks after a memset; one block zeroing its own output
+  const auto host = hist_test::make_samples<float>(n, 0.0, 1.0, distribution::uniform, 41);
+  hist_test::device_samples<float> in(host, 0);
+  const auto bytes = hist_test::make_samples<std::uint8_t>(n, 0, 256, distribution::skewed, 42);
+  hist_test::device_samples<std::uint8_t> b(bytes, 0);
+  hist_test::device_hist<unsigned> f32_hist(1000), u8_hist(256), one_block(1000);
+  cudaStream_t stream = nullptr;
+  ONCHIP_CUDA_REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  ONCHIP_CUDA_REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const cudaError_t f32_call = onchip::histogram_even(in.data, n, f32_hist.buffer.data(), 1000, 0.0f, 1.0f, stream);
+  const cudaError_t u8_call = onchip::histogram_even(b.data, n, u8_hist.buffer.data(), 256, 0, 256, stream);
+  const cudaError_t one_call = onchip::histogram_even(in.data, few, one_block.buffer.data(), 1000, 0.0f, 1.0f, stream);
+  ONCHIP_CUDA_REQUIRE(cudaStreamEndCapture(stream, &graph));
+  ONCHIP_CUDA_REQUIRE(f32_call);
+  ONCHIP_CUDA_REQUIRE(u8_call);
+  ONCHIP_CUDA_REQUIRE(one_call);
+  const std::vector<float> first(host.begin(), host.begin() + few);
+  cudaGraphExec_t exec = nullptr;
+  ONCHIP_CUDA_REQUIRE(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 3; ++replay) {  // each replay zeroes the outputs again
+    INFO("replay " << replay);
+    ONCHIP_CUDA_REQUIRE(cudaMemsetAsync(f32_hist.buffer.data(), 0x5a, f32_hist.buffer.bytes(), stream));
+    ONCHIP_CUDA_REQUIRE(cudaMemsetAsync(u8_hist.buffer.data(), 0x5a, u8_hist.buffer.bytes(), stream));
+    ONCHIP_CUDA_REQUIRE(cudaMemsetAsync(one_block.buffer.data(), 0x5a, one_block.buffer.bytes(), stream));
+    ONCHIP_CUDA_REQUIRE(cudaGraphLaunch(exec, stream));
+    ONCHIP_CUDA_REQUIRE(cudaStreamSynchronize(stream));
+    hist_test::require_equal(f32_hist.get(), reference_counts(host, 0, 1, 1000));
+    hist_test::require_equal(u8_hist.get(), reference_counts(bytes, 0, 256, 256));
+    hist_test::require_equal(one_block.get(), reference_counts(first, 0, 1, 1000));
+  }
+  ONCHIP_CUDA_REQUIRE(cudaGraphExecDestroy(exec));
+  ONCHIP_CUDA_REQUIRE(cudaGraphDestroy(graph));
+  ONCHIP_CUDA_REQUIRE(cudaStreamDestroy(stream));
 }
 
 ONCHIP_GPU_TEST_CASE("many small segments of bytes and of 16-bit samples, empty ones among them") {
