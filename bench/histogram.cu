@@ -494,6 +494,9 @@ int main(int argc, char** argv) {
   }
   for (dist d : {dist::uniform, dist::normal}) { range_case<float, float>(c, 1025, d, spacing::square_root, 0.0, 1.0); }
   range_case<float, float>(c, 64, dist::uniform, spacing::logarithmic, 0.0, 1.0);
+  for (dist d : {dist::uniform, dist::normal}) {  // levels in device memory (more than shared memory holds)
+    range_case<float, float>(c, 65536, d, spacing::square_root, 0.0, 1.0);
+  }
   for (dist d : {dist::uniform, dist::normal}) { range_case<std::uint16_t, int>(c, 257, d, spacing::even, 0.0, 65536.0); }
   rgba_case(c, dist::uniform);
   rgba_case(c, dist::image);

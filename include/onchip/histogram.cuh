@@ -288,7 +288,8 @@ template <class Sample, class Counter, class Level>
 cudaError_t histogram_even(const Sample* samples, cuda::std::size_t n, Counter* hist, int num_bins, Level lower,
                            Level upper, cudaStream_t stream = nullptr, histogram_options options = {});
 
-/// Histogram with bins between consecutive `levels` (device pointer, `num_levels` sorted values).
+/// Histogram with bins between consecutive `levels` (device pointer, `num_levels` sorted values: 2 to 65536 for
+/// samples wider than a byte).
 template <class Sample, class Counter, class Level>
 cudaError_t histogram_range(const Sample* samples, cuda::std::size_t n, Counter* hist, const Level* levels,
                             int num_levels, cudaStream_t stream = nullptr, histogram_options options = {});

@@ -75,10 +75,14 @@ void check_paths(const std::vector<S>& host, int bins, int lo, int hi, std::init
                });
 }
 
-// histogram_range of `host` (misaligned by one sample) over `levels` on every path, forced (automatic: the plan's
-// choice), against the reference.
+// histogram_range of `host` (misaligned by one sample) over `levels` on every path in `paths`, forced (automatic:
+// the plan's choice), against the reference.
 template <class S, class L>
-void check_range_paths(const std::vector<S>& host, const std::vector<L>& levels) {
+void check_range_paths(const std::vector<S>& host, const std::vector<L>& levels,
+                       std::initializer_list<histogram_path> paths = {histogram_path::automatic,
+                                                                      histogram_path::shared_replicas,
+                                                                      histogram_path::shared_packed16,
+                                                                      histogram_path::global_atomics}) {
   hist_test::device_samples<S> in(host, sizeof(S));
   onchip_test::device_buffer<L> d_levels(levels.size());
   ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(L), cudaMemcpyHostToDevice));
@@ -88,9 +92,7 @@ void check_range_paths(const std::vector<S>& host, const std::vector<L>& levels)
     if (b >= 0) { expected[b] += 1; }
   }
   INFO(levels.size() << " levels");
-  check_forced({histogram_path::automatic, histogram_path::shared_replicas, histogram_path::shared_packed16,
-                histogram_path::global_atomics},
-               expected, host.size(), [&](unsigned* hist, const onchip::histogram_options& options) {
+  check_forced(paths, expected, host.size(), [&](unsigned* hist, const onchip::histogram_options& options) {
                  return onchip::histogram_range(in.data, host.size(), hist, d_levels.data(),
                                                 static_cast<int>(levels.size()), nullptr, options);
                });
@@ -238,6 +240,54 @@ ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crow
     const std::vector<float> half_levels = {-2.0f, -0.5f, 0.0f, 0.001f, 0.25f, 1.0f, 100.0f};
     check_range_paths(hist_test::make_samples<__half>(n, -3.0, 3.0, distribution::nan_laced, 11), half_levels);
   }
+}
+
+ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels searched in device memory through the grid") {
+  using P = histogram_path;
+  const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
+  const int count = onchip::detail::max_staged_bins + 1;  // 65536 float levels: 256 KiB, more than a block holds
+  std::vector<float> spread(count), clustered(count), doubled(count);
+  for (int i = 0; i < count; ++i) {
+    spread[i] = static_cast<float>(std::sqrt(static_cast<double>(i) / (count - 1)));  // finer towards 1
+    // 1000 levels over [0, 0.5), 64000 within 0.0064 of 0.5 (crowding a few cells, some equal after rounding),
+    // the rest over (0.51, 1]
+    clustered[i] = i < 1000    ? 0.5f * static_cast<float>(i) / 1000.0f
+                   : i < 65000 ? 0.5f + static_cast<float>(i - 1000) * 1e-7f
+                               : 0.51f + 0.49f * static_cast<float>(i - 64999) / static_cast<float>(count - 65000);
+    doubled[i] = static_cast<float>(i / 2) / (count / 2);  // every level twice: empty bins between
+  }
+  doubled.front() = -std::numeric_limits<float>::infinity();
+  doubled.back() = std::numeric_limits<float>::infinity();
+  // The plan keeps these levels in device memory: the call's own kernel, and the global kernel forced.
+  const auto f32 = hist_test::make_samples<float>(n, -0.01, 1.01, distribution::uniform, 61);
+  const auto near = hist_test::make_samples<float>(n, 0.499, 0.507, distribution::uniform, 62);
+  {
+    using namespace onchip::detail;
+    const range_binners<1, float> binners{{spread.data()}, {count - 1}};
+    unsigned* const out[1] = {nullptr};
+    const auto job = make_job<1, 1>(f32.data(), sample_rows{n, 1, n * sizeof(float)}, unweighted, binners, out);
+    int device = 0;
+    device_limits limits{};
+    launch_plan plan{};
+    ONCHIP_CUDA_REQUIRE(plan_on_current_device(describe(job, false), device, limits, plan, "test"));
+    REQUIRE(plan.ok());
+    CHECK_FALSE(plan.level_staged);
+  }
+  check_range_paths(f32, spread, {P::automatic, P::global_atomics});
+  check_range_paths(f32, clustered, {P::automatic, P::global_atomics});
+  check_range_paths(near, clustered, {P::automatic});  // most samples in the crowded cells
+  check_range_paths(f32, doubled, {P::automatic, P::global_atomics});
+  // One level more is refused with a message.
+  std::vector<float> too_many(count + 1);
+  for (int i = 0; i <= count; ++i) { too_many[i] = static_cast<float>(i); }
+  onchip_test::device_buffer<float> d_levels(too_many.size());
+  ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_levels.data(), too_many.data(), too_many.size() * sizeof(float),
+                                 cudaMemcpyHostToDevice));
+  hist_test::device_samples<float> in(f32, 0);
+  hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(count));
+  const cudaError_t refused = onchip::histogram_range(in.data, n, hist.buffer.data(), d_levels.data(), count + 1);
+  CHECK(refused == cudaErrorInvalidValue);
+  CHECK(std::string(onchip::last_error_message()).find("at most 65536 levels") != std::string::npos);
 }
 
 ONCHIP_GPU_TEST_CASE("16-bit range binning folds counted values into bins: carries past 65535 across bins") {

@@ -318,21 +318,26 @@ TEST_CASE("16-bit range binning: values folded in packed counters, else a table 
   }
 }
 
-TEST_CASE("range binning stages its levels while they fit, and says so when they do not") {
+TEST_CASE("range binning stages its levels while they fit, else searches them in device memory") {
   for (const gpu& g : gpus) {
     INFO(std::string(g.name));
-    for (int levels : {2, 17, 1025, 4097, 16000, 20000}) {
+    for (int levels : {2, 17, 1025, 4097, 16000, 20000, 40000, 65536}) {
       histogram_call c = call_of(4, false, levels - 1);
       c.level_bytes = 4;
+      check_plan(c, g.limits);
+      const launch_plan p = plan_histogram(c, g.limits);
       if (std::size_t{4} * levels <= g.limits.smem_per_block_optin) {
-        check_plan(c, g.limits);
+        CHECK(p.level_staged);  // the global kernel holds the levels at least
         const std::size_t grid = static_cast<std::size_t>(onchip::detail::level_cell_bytes(4)) *
                                  onchip::detail::tuning::level_cells(levels - 1);
         if (std::size_t{4} * levels + grid + 32 <= g.limits.smem_per_block_optin) {
-          CHECK(plan_histogram(c, g.limits).level_grid);  // the global kernel holds levels and grid at least
+          CHECK(p.level_grid);  // the global kernel holds levels and grid at least
         }
-      } else {
-        CHECK_FALSE(plan_histogram(c, g.limits).ok());
+      } else {  // searched in device memory, through the grid where the counters leave room for it
+        CHECK_FALSE(p.level_staged);
+        CHECK(p.level_grid);
+        CHECK(onchip::smem_bytes(onchip::detail::layout_of(p.path, onchip::detail::planned_call(c, p),
+                                                           p.replicas)) < std::size_t{4} * levels);
       }
     }
     // Near the limit the levels fit only without their grid: the plan drops it rather than the call, and only
@@ -351,9 +356,12 @@ TEST_CASE("range binning stages its levels while they fit, and says so when they
     CHECK_FALSE(plan_histogram(unsorted, g.limits).ok());
     unsorted.bins[0] = onchip::detail::max_staged_bins;
     CHECK((plan_histogram(unsorted, g.limits).ok() || 2 * (unsorted.bins[0] + 1) > g.limits.smem_per_block_optin));
-    histogram_call huge = call_of(4, false, 100000);
-    huge.level_bytes = 4;  // 400 KB of levels: more than any block's shared memory
+    histogram_call huge = call_of(4, false, onchip::detail::max_staged_bins + 1);
+    huge.level_bytes = 4;  // 65537 levels: more than a cell's 16-bit bounds can reach
     CHECK_FALSE(plan_histogram(huge, g.limits).ok());
+    huge.bins[0] = onchip::detail::max_staged_bins;
+    CHECK(plan_histogram(huge, g.limits).ok());
+    huge.bins[0] = 100000;
     huge.sample_bytes = 1;
     huge.byte_samples = true;  // the byte kernels read levels from global memory once per value
     if (g.limits.smem_per_block_optin >= 65536) {
@@ -670,8 +678,10 @@ namespace {
 std::string path_at(histogram_call c, int bins, const device_limits& d) {
   for (int a = 0; a < c.active; ++a) { c.bins[a] = bins; }
   const launch_plan p = plan_histogram(c, d);
-  if (!p.ok()) { return "levels exceed shared memory"; }
-  return std::string(onchip::detail::path_name(p.path)) + (c.level_bytes > 0 && !p.level_grid ? " without grid" : "");
+  if (!p.ok()) { return "refused (more than 65536 levels)"; }
+  const bool range = c.level_bytes > 0;
+  const std::string where = range && !p.level_staged ? ", levels in device memory" : "";
+  return std::string(onchip::detail::path_name(p.path)) + where + (range && !p.level_grid ? " without grid" : "");
 }
 
 std::string ranges(const histogram_call& c, const device_limits& d) {
@@ -755,6 +765,8 @@ TEST_CASE("same_call tells calls apart by every field (the per-thread plan memo 
   changed[7].bins[3] = 1;
   changed[8].level_bytes = 4;
   changed[9].level_grid = false;
+  changed.push_back(base);
+  changed.back().level_staged = false;
   changed[10].table_bytes = 65536;
   changed[11].weighted = true;
   changed[12].counter_bytes = 8;

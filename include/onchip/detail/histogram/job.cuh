@@ -53,8 +53,9 @@ struct plain_binners {
 };
 
 /**
- * Binners between sorted levels in device memory; stage() copies each channel's levels into shared memory and
- * builds the grid of cells over them (level_grid.cuh), so most samples are binned by one table read.
+ * Binners between sorted levels in device memory; stage() copies each channel's levels into shared memory (where
+ * the plan found room for them) and builds the grid of cells over them (level_grid.cuh), so most samples are
+ * binned by one table read.
  */
 template <int Active, class Level>
 struct range_binners {
@@ -83,8 +84,10 @@ struct range_binners {
     staged<X> out{};
     for (int a = 0; a < Active; ++a) {
       auto* copy = reinterpret_cast<Level*>(s.levels[a]);
-      for (int i = block_rank(); i <= bins[a]; i += block_size()) { copy[i] = levels[a][i]; }
-      out.binner[a].levels = copy;
+      if (copy != nullptr) {  // else the levels are searched in device memory (too many for shared memory)
+        for (int i = block_rank(); i <= bins[a]; i += block_size()) { copy[i] = levels[a][i]; }
+      }
+      out.binner[a].levels = copy != nullptr ? copy : levels[a];
       out.binner[a].bins = bins[a];
     }
     __syncthreads();

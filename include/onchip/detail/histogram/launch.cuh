@@ -148,9 +148,14 @@ inline std::string unplanned_message(const histogram_call& call, const device_li
   if (forced != histogram_path::automatic) {
     return std::string("the forced kernel path ") + path_name(forced) + " cannot serve this call on this device";
   }
-  return "the levels (" + std::to_string(call.total_bins() + call.active) + " in all, " +
-         std::to_string(call.level_bytes) + " bytes each) do not fit in the " +
-         std::to_string(d.smem_per_block_optin) + " bytes of shared memory a block can have on this device";
+  for (int a = 0; a < call.active; ++a) {
+    if (call.level_bytes > 0 && call.bins[a] > max_staged_bins) {
+      return "range binning takes at most " + std::to_string(max_staged_bins + 1) + " levels a channel, got " +
+             std::to_string(call.bins[a] + 1);
+    }
+  }
+  return "no kernel path serves this call on this device (" + std::to_string(d.smem_per_block_optin) +
+         " bytes of shared memory a block)";
 }
 
 #if defined(__CUDACC__)

@@ -56,8 +56,9 @@ struct histogram_call {
   int channels = 1;
   int active = 1;
   int bins[max_channels] = {};  // per active channel (per segment when segmented)
-  int level_bytes = 0;          // range binners: bytes of one level staged in shared memory (else 0)
+  int level_bytes = 0;          // range binners: bytes of one level (else 0)
   bool level_grid = true;       // range binners: a grid of cells beside the staged levels (level_grid.cuh)
+  bool level_staged = true;     // range binners: the levels copied into shared memory (else read where they are)
   int table_bytes = 0;          // a table from every 16-bit sample value to its bin, staged in shared memory
   bool weighted = false;
   int counter_bytes = 4;
@@ -88,8 +89,9 @@ ONCHIP_HOST_DEVICE constexpr bool same_call(const histogram_call& a, const histo
   bool same = a.sample_bytes == b.sample_bytes && a.byte_samples == b.byte_samples &&
               a.integer_samples == b.integer_samples && a.wide_integer_binning == b.wide_integer_binning &&
               a.channels == b.channels && a.active == b.active && a.level_bytes == b.level_bytes &&
-              a.level_grid == b.level_grid && a.table_bytes == b.table_bytes && a.weighted == b.weighted &&
-              a.counter_bytes == b.counter_bytes && a.counter_takes_packed16 == b.counter_takes_packed16 &&
+              a.level_grid == b.level_grid && a.level_staged == b.level_staged && a.table_bytes == b.table_bytes &&
+              a.weighted == b.weighted && a.counter_bytes == b.counter_bytes &&
+              a.counter_takes_packed16 == b.counter_takes_packed16 &&
               a.segments == b.segments && a.row_samples == b.row_samples && a.rows == b.rows &&
               a.accumulate == b.accumulate;
   for (int c = 0; c < max_channels; ++c) { same = same && a.bins[c] == b.bins[c]; }
@@ -138,6 +140,7 @@ struct launch_plan {
   cuda::std::size_t smem_bytes = 0;
   bool zero_in_kernel = false;  // the kernel zeroes the output (single block, small output): no memset
   bool level_grid = false;      // range binners: the levels' grid of cells is staged too (histogram_call::level_grid)
+  bool level_staged = false;    // range binners: the levels are staged (else searched in device memory)
   partition_plan partition{};   // the partition path's passes (the fields above: its scatter's)
   ONCHIP_HOST_DEVICE constexpr bool ok() const { return path != histogram_path::automatic; }
 };
@@ -197,7 +200,7 @@ ONCHIP_HOST_DEVICE constexpr bool wide_candidate(const histogram_call& c) {
 
 /// The byte-addressed pieces of a shared layout, as the device carves them.
 struct shared_spans {
-  unsigned char* levels[max_channels];
+  unsigned char* levels[max_channels];  // range binners: the staged levels (null: searched in device memory)
   unsigned char* cells[max_channels];  // range binners: the level grid's cells (level_cell<Level>)
   int cell_count[max_channels];        // and how many (0: no grid)
   unsigned char* table;                // value table binners: the bin of every sample value
@@ -205,8 +208,9 @@ struct shared_spans {
   unsigned long long* totals;
 };
 
-/// Staged levels of more bins than this cannot be binned (a cell's bounds are two 16-bit fields, level_grid.cuh);
-/// only unsorted levels reach it (65536 ascending 2-byte levels make 65535 bins; 4-byte ones exceed shared memory).
+/// Range binning takes at most this many bins a channel (a cell's bounds, also those of the one cell over all
+/// levels that a search without grid starts from, are two 16-bit fields, level_grid.cuh): 65536 levels, as many
+/// as a 16-bit type has values.
 inline constexpr int max_staged_bins = 65535;
 
 /// Bytes of one cell of a level grid (level_grid.cuh's level_cell: a 32-bit word and a level, aligned).
@@ -233,9 +237,10 @@ struct shared_layout {
     shared_spans s{};
 ONCHIP_UNROLL
     for (int a = 0; a < max_channels; ++a) {  // constant indices: nothing in local memory
-      const bool staged = a < call.active && call.level_bytes > 0;
+      const bool staged = a < call.active && call.level_bytes > 0 && call.level_staged;
       const auto bytes = staged ? static_cast<cuda::std::size_t>(call.bins[a] + 1) * call.level_bytes : 0;
-      s.levels[a] = c.take_aligned<8, unsigned char>(bytes).data();
+      unsigned char* const levels = c.take_aligned<8, unsigned char>(bytes).data();
+      s.levels[a] = staged ? levels : nullptr;
       s.cell_count[a] = staged_cells(call, a);
       s.cells[a] = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(s.cell_count[a]) *
                                                      level_cell_bytes(call.level_bytes))
@@ -571,6 +576,7 @@ ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, cons
     }
     if (p.ok()) {
       p.level_grid = call.level_bytes > 0 && call.level_grid;
+      p.level_staged = call.level_bytes > 0 && call.level_staged;
       return shape_grid(p, call, device);
     }
   }
@@ -581,19 +587,29 @@ ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, cons
  * The plan for `call` on `device`; `only` forces one path (!ok() if that path cannot serve the call there).
  * Range binners keep their levels' grid of cells where any path fits with it (a table read per sample beats any
  * layout of the counters); levels too many for their grid as well run without it (a binary search per sample).
+ * Levels too many for shared memory at all stay in device memory, with the grid in shared memory where it fits
+ * (the few levels of a crowded cell then searched in device memory), else searched there whole.
  */
 ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(
     histogram_call call, const device_limits& device, histogram_path only = histogram_path::automatic,
     cuda::std::size_t workspace_cap = tuning::partition_workspace_cap) {
-  const launch_plan p = first_fit(call, device, only, workspace_cap);
-  if (p.ok() || call.level_bytes == 0 || !call.level_grid) { return p; }
-  call.level_grid = false;
-  return first_fit(call, device, only, workspace_cap);
+  if (call.level_bytes == 0) { return first_fit(call, device, only, workspace_cap); }
+  const bool staged[2] = {call.level_staged, false}, grid[2] = {call.level_grid, false};  // the call's, then less
+  for (int s = 0; s < 2; ++s) {
+    for (int g = 0; g < 2; ++g) {
+      call.level_staged = staged[s];
+      call.level_grid = grid[g];
+      const launch_plan p = first_fit(call, device, only, workspace_cap);
+      if (p.ok()) { return p; }
+    }
+  }
+  return {};
 }
 
 /// The call as the planned kernel carves it.
 ONCHIP_HOST_DEVICE constexpr histogram_call planned_call(histogram_call call, const launch_plan& p) {
   call.level_grid = p.level_grid;
+  call.level_staged = p.level_staged;
   return call;
 }
 
