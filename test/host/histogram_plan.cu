@@ -678,7 +678,11 @@ namespace {
 std::string path_at(histogram_call c, int bins, const device_limits& d) {
   for (int a = 0; a < c.active; ++a) { c.bins[a] = bins; }
   const launch_plan p = plan_histogram(c, d);
-  if (!p.ok()) { return "refused (more than 65536 levels)"; }
+  if (!p.ok()) {  // the one call the plan refuses: range binning of more levels than a cell's bounds reach
+    CHECK(c.level_bytes > 0);
+    CHECK(bins > onchip::detail::max_staged_bins);
+    return "refused (more than 65536 levels)";
+  }
   const bool range = c.level_bytes > 0;
   const std::string where = range && !p.level_staged ? ", levels in device memory" : "";
   return std::string(onchip::detail::path_name(p.path)) + where + (range && !p.level_grid ? " without grid" : "");
@@ -754,7 +758,7 @@ TEST_CASE("same_call tells calls apart by every field (the per-thread plan memo 
   base.bins[0] = 1024;
   base.row_samples = 4096;
   CHECK(same_call(base, base));
-  std::vector<histogram_call> changed(18, base);
+  std::vector<histogram_call> changed(19, base);
   changed[0].sample_bytes = 2;
   changed[1].byte_samples = true;
   changed[2].integer_samples = true;
@@ -765,8 +769,7 @@ TEST_CASE("same_call tells calls apart by every field (the per-thread plan memo 
   changed[7].bins[3] = 1;
   changed[8].level_bytes = 4;
   changed[9].level_grid = false;
-  changed.push_back(base);
-  changed.back().level_staged = false;
+  changed[18].level_staged = false;
   changed[10].table_bytes = 65536;
   changed[11].weighted = true;
   changed[12].counter_bytes = 8;

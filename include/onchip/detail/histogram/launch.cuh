@@ -148,8 +148,8 @@ inline std::string unplanned_message(const histogram_call& call, const device_li
   if (forced != histogram_path::automatic) {
     return std::string("the forced kernel path ") + path_name(forced) + " cannot serve this call on this device";
   }
-  for (int a = 0; a < call.active; ++a) {
-    if (call.level_bytes > 0 && call.bins[a] > max_staged_bins) {
+  for (int a = 0; a < call.active && call.level_bytes > 0; ++a) {
+    if (call.bins[a] > max_staged_bins) {
       return "range binning takes at most " + std::to_string(max_staged_bins + 1) + " levels a channel, got " +
              std::to_string(call.bins[a] + 1);
     }

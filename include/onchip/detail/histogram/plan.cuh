@@ -205,7 +205,6 @@ struct shared_spans {
   int cell_count[max_channels];        // and how many (0: no grid)
   unsigned char* table;                // value table binners: the bin of every sample value
   unsigned char* counters;
-  unsigned long long* totals;
 };
 
 /// Range binning takes at most this many bins a channel (a cell's bounds, also those of the one cell over all
@@ -224,15 +223,14 @@ ONCHIP_HOST_DEVICE constexpr int staged_cells(const histogram_call& call, int a)
 /**
  * Shared memory of every histogram kernel: levels and their grid's cells staged per active channel (range
  * binners), the value table (16-bit range binning), then `replicas` copies of `words` counter words (bins and one
- * spare for samples in no bin), then `totals` 64-bit totals. The host measures it from the call; the device carves
- * it from the same call, so the two cannot disagree.
+ * spare for samples in no bin). The host measures it from the call; the device carves it from the same call, so
+ * the two cannot disagree.
  */
 struct shared_layout {
   histogram_call call;
   int replicas;
   int word_bytes;
   int words;
-  int totals;
   ONCHIP_HOST_DEVICE shared_spans operator()(carver& c) const {
     shared_spans s{};
 ONCHIP_UNROLL
@@ -248,7 +246,6 @@ ONCHIP_UNROLL
     }
     s.table = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(call.table_bytes)).data();
     s.counters = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(replicas) * words * word_bytes).data();
-    s.totals = c.take<unsigned long long>(static_cast<cuda::std::size_t>(totals)).data();
     return s;
   }
 };
@@ -272,13 +269,13 @@ ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const his
   unstaged.table_bytes = 0;
   switch (path) {
     case histogram_path::byte_lanes:  // 64 KiB planes of lane-owned 32-bit counters
-      return {unstaged, 1, 4, tuning::byte_lane_planes(call.active) * 16384, 0};
+      return {unstaged, 1, 4, tuning::byte_lane_planes(call.active) * 16384};
     case histogram_path::shared_replicas:
-      return {call, replicas, call.counter_bytes, bins + 1, 0};
+      return {call, replicas, call.counter_bytes, bins + 1};
     case histogram_path::shared_packed16:
-      return {folds_values(path, call) ? unstaged : call, 1, 4, (packed_counters(call) + 1) / 2 + 1, 0};
+      return {folds_values(path, call) ? unstaged : call, 1, 4, (packed_counters(call) + 1) / 2 + 1};
     default:  // staged levels only
-      return {call, 0, 4, 0, 0};
+      return {call, 0, 4, 0};
   }
 }
 
