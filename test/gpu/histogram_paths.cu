@@ -201,6 +201,27 @@ ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crow
       check_range_paths(hist_test::make_samples<float>(n, 0.0, 1.0, d, 3), levels);
     }
   }
+  SUBCASE("f32, 1025 square-root spaced levels and 65 even ones: grids of quiet cells (the loop without search)") {
+    // The host tests show these grids quiet (at most one level boundary a cell), so the kernels count through
+    // quiet_range; samples at every level and its neighbours, and outside the range, beside uniform ones.
+    std::vector<float> root(1025), even(65);
+    for (int i = 0; i < 1025; ++i) {
+      root[i] = static_cast<float>(std::sqrt(i / 1024.0));
+    }
+    for (int i = 0; i < 65; ++i) {
+      even[i] = -1.0f + static_cast<float>(i) / 32.0f;
+    }
+    for (const auto* levels : {&root, &even}) {
+      auto samples = hist_test::make_samples<float>(n, -1.1, 1.1, distribution::nan_laced, 12);
+      for (std::size_t i = 0; i + 2 < n / 2; i += 3) {
+        const float l = (*levels)[(i / 3) % levels->size()];
+        samples[i] = l;
+        samples[i + 1] = std::nextafter(l, -inf);
+        samples[i + 2] = std::nextafter(l, inf);
+      }
+      check_range_paths(samples, *levels);
+    }
+  }
   SUBCASE("f32, 600 levels 1e-5 apart crowding one cell beside four wide ones, samples in the crowd") {
     std::vector<float> levels = {0.0f, 0.1f, 0.5f, 1.0f};
     for (int i = 0; i < 600; ++i) { levels.push_back(0.3f + static_cast<float>(i) * 1e-5f); }
@@ -246,18 +267,20 @@ ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels searched in
   using P = histogram_path;
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
   const int count = onchip::detail::max_staged_bins + 1;  // 65536 float levels: 256 KiB, more than a block holds
-  std::vector<float> spread(count), clustered(count), doubled(count);
+  std::vector<float> spread(count), clustered(count), paired(count);
   for (int i = 0; i < count; ++i) {
     spread[i] = static_cast<float>(std::sqrt(static_cast<double>(i) / (count - 1)));  // finer towards 1
-    // 1000 levels over [0, 0.5), 64000 within 0.0064 of 0.5 (crowding a few cells, some equal after rounding),
+    // 1000 levels over [0, 0.5), 64000 within 0.0064 of 0.5 (one or two floats apart, crowding a few cells),
     // the rest over (0.51, 1]
     clustered[i] = i < 1000    ? 0.5f * static_cast<float>(i) / 1000.0f
                    : i < 65000 ? 0.5f + static_cast<float>(i - 1000) * 1e-7f
                                : 0.51f + 0.49f * static_cast<float>(i - 64999) / static_cast<float>(count - 65000);
-    doubled[i] = static_cast<float>(i / 2) / (count / 2);  // every level twice: empty bins between
+    // Levels in pairs one float apart: every other bin holds one value (levels must ascend strictly)
+    const float v = static_cast<float>(i / 2) / (count / 2);
+    paired[i] = i % 2 == 0 ? v : std::nextafter(v, 1.0f);
   }
-  doubled.front() = -std::numeric_limits<float>::infinity();
-  doubled.back() = std::numeric_limits<float>::infinity();
+  paired.front() = -std::numeric_limits<float>::infinity();
+  paired.back() = std::numeric_limits<float>::infinity();
   // The plan keeps these levels in device memory: the call's own kernel, and the global kernel forced.
   const auto f32 = hist_test::make_samples<float>(n, -0.01, 1.01, distribution::uniform, 61);
   const auto near = hist_test::make_samples<float>(n, 0.499, 0.507, distribution::uniform, 62);
@@ -276,7 +299,12 @@ ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels searched in
   check_range_paths(f32, spread, {P::automatic, P::global_atomics});
   check_range_paths(f32, clustered, {P::automatic, P::global_atomics});
   check_range_paths(near, clustered, {P::automatic});  // most samples in the crowded cells
-  check_range_paths(f32, doubled, {P::automatic, P::global_atomics});
+  check_range_paths(f32, paired, {P::automatic, P::global_atomics});
+  std::vector<float> on_levels(n);  // samples at the finite levels, so the one-value bins are hit
+  for (std::size_t i = 0; i < n; ++i) {
+    on_levels[i] = paired[1 + i % (count - 2)];
+  }
+  check_range_paths(on_levels, paired, {P::automatic});
   // One level more is refused with a message.
   std::vector<float> too_many(count + 1);
   for (int i = 0; i <= count; ++i) { too_many[i] = static_cast<float>(i); }

@@ -426,13 +426,16 @@ int reference_level_bin(X x, const std::vector<Level>& levels) {
   return static_cast<int>(it - levels.begin()) - 1;
 }
 
-// Builds the grid as the device does (tuning::level_cells cells; without the grid, one cell over all levels) and
-// returns the share of cells in which no sample searches (at most one level boundary); requires every sample's bin
-// to be the reference's.
+// Builds the grid as the device does (`cells` cells, 0: tuning::level_cells; without the grid, one cell over all
+// levels) and returns the share of cells in which no sample searches (at most one level boundary); requires every
+// sample's bin to be the reference's, through quiet_range too where every cell is quiet.
 template <class X, class Level>
-double check_level_grid(const std::vector<Level>& levels, std::vector<X> samples, bool grid = true) {
+double check_level_grid(const std::vector<Level>& levels, std::vector<X> samples, bool grid = true,
+                        int cells = 0) {
   const int bins = static_cast<int>(levels.size()) - 1;
-  const int cells = onchip::detail::tuning::level_cells(bins);
+  if (cells == 0) {
+    cells = onchip::detail::tuning::level_cells(bins);
+  }
   onchip::detail::gridded_range<X, Level> g;
   g.levels = levels.data();
   g.bins = bins;
@@ -443,7 +446,7 @@ double check_level_grid(const std::vector<Level>& levels, std::vector<X> samples
   g.map = onchip::detail::cell_map<X, Level>::over(g.first, g.last, cells);
   for (int c = 0; c < cells; ++c) {
     table.push_back(onchip::detail::level_cell_of(levels.data(), bins, g.map, c));
-    quiet += (table.back().word >> 16) <= 1 ? 1 : 0;
+    quiet += onchip::detail::cell_is_quiet(table.back()) ? 1 : 0;
   }
   g.cells = grid ? table.data() : nullptr;
   g.whole = onchip::detail::level_cell_of(levels.data(), bins, onchip::detail::cell_map<X, Level>::over(g.first, g.last, 1), 0);
@@ -457,9 +460,24 @@ double check_level_grid(const std::vector<Level>& levels, std::vector<X> samples
       samples.push_back(static_cast<X>(static_cast<X>(l) + 1));
     }
   }
+  // A grid of quiet cells only also bins without a search (the kernels' loop for such grids), over words of their
+  // lowest bins alone, and so does gridded_range over those words.
+  const bool all_quiet = grid && quiet == cells;
+  std::vector<onchip::detail::level_cell<Level>> quiet_table = table;
+  for (auto& cell : quiet_table) {
+    cell.word = onchip::detail::quiet_word(cell.word);
+  }
+  const onchip::detail::quiet_range<X, Level> q{quiet_table.data(), g.map, g.first, g.last};
+  auto masked = g;
+  masked.cells = quiet_table.data();
   for (const X x : samples) {
     INFO("bins " << bins << " sample " << +x);
-    REQUIRE(g(x) == reference_level_bin(x, levels));
+    const int expected = reference_level_bin(x, levels);
+    REQUIRE(g(x) == expected);
+    if (all_quiet) {
+      REQUIRE(q(x) == expected);
+      REQUIRE(masked(x) == expected);
+    }
   }
   return static_cast<double>(quiet) / cells;
 }
@@ -532,6 +550,20 @@ TEST_CASE("level grid: range binning equals std::upper_bound on every kind of le
     std::vector<float> levels(1025);
     for (int i = 0; i < 1025; ++i) { levels[i] = static_cast<float>(std::sqrt(i / 1024.0)); }
     CHECK(check_level_grid(levels, float_samples<float>(rng, -0.1, 1.1, 50000)) == 1.0);
+  }
+  SUBCASE("64 log-spaced levels over three decades: two crowded cells of 4096, the fine grid quiet") {
+    std::vector<float> levels(64);
+    for (int i = 0; i < 64; ++i) {
+      levels[i] = static_cast<float>(std::pow(10.0, 3.0 * (i / 63.0 - 1.0)));
+    }
+    const auto samples = float_samples<float>(rng, -0.1, 1.1, 50000);
+    CHECK(check_level_grid(levels, samples, true, 4096) < 1.0);
+    CHECK(check_level_grid(levels, samples, true, onchip::detail::tuning::fine_level_cells) == 1.0);
+    std::vector<float> even(65);  // and 64 even bins in any grid
+    for (int i = 0; i < 65; ++i) {
+      even[i] = -1.0f + static_cast<float>(i) / 32.0f;
+    }
+    CHECK(check_level_grid(even, samples) == 1.0);
   }
   SUBCASE("64 log-spaced levels over twelve decades") {
     std::vector<float> levels(64);

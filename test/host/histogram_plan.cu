@@ -370,6 +370,57 @@ TEST_CASE("range binning stages its levels while they fit, else searches them in
   }
 }
 
+TEST_CASE("range binning takes the fine grid only where it costs the plan nothing and the blocks have samples") {
+  using onchip::detail::planned_call;
+  using onchip::detail::staged_cells;
+  using onchip::detail::tuning::fine_level_cells;
+  for (const gpu& g : gpus) {
+    INFO(std::string(g.name));
+    for (int levels : {2, 17, 65, 257, 513, 1025, 4097, 65536}) {
+      for (std::size_t samples : {std::size_t{1} << 12, std::size_t{1} << 20, std::size_t{1} << 28}) {
+        for (int level_bytes : {4, 8}) {
+          INFO(levels << " levels of " << level_bytes << " bytes, " << samples << " samples");
+          histogram_call c = call_of(level_bytes, false, levels - 1);
+          c.level_bytes = level_bytes;
+          c.row_samples = samples;
+          const launch_plan p = plan_histogram(c, g.limits);
+          if (!p.ok()) {
+            continue;
+          }
+          check_plan(c, g.limits);
+          histogram_call coarse = c;  // the plan with the grid of level_cells, as it was
+          coarse.level_staged = p.level_staged;
+          coarse.level_grid = p.level_grid;
+          const launch_plan q = onchip::detail::first_fit(coarse, g.limits, histogram_path::automatic);
+          REQUIRE(q.ok());
+          if (!p.level_grid_fine) {
+            CHECK(staged_cells(planned_call(c, p), 0) == staged_cells(coarse, 0));
+            continue;
+          }
+          CHECK(p.level_grid);
+          CHECK(staged_cells(planned_call(c, p), 0) == fine_level_cells);
+          // Nothing else given up: the path, threads, blocks per SM and copies are the coarse grid's.
+          CHECK(p.path == q.path);
+          CHECK(p.threads == q.threads);
+          CHECK(p.blocks_per_sm == q.blocks_per_sm);
+          CHECK(p.replicas == q.replicas);
+          CHECK(samples / static_cast<std::size_t>(p.grid) >= onchip::detail::tuning::fine_grid_block_samples);
+        }
+      }
+    }
+  }
+  // On the H200 a long input of few levels (log-spaced ones, say) gets it; a short one does not.
+  histogram_call c = call_of(4, false, 63);
+  c.level_bytes = 4;
+  CHECK(plan_histogram(c, h200).level_grid_fine);
+  c.row_samples = 4096;
+  CHECK_FALSE(plan_histogram(c, h200).level_grid_fine);
+  // 1024 bins: the fine grid would halve the copies, so the plan keeps 4096 cells.
+  c = call_of(4, false, 1024);
+  c.level_bytes = 4;
+  CHECK_FALSE(plan_histogram(c, h200).level_grid_fine);
+}
+
 TEST_CASE("segments and rows: segments are sliced, short rows get a block each, long rows the whole grid") {
   for (const gpu& g : gpus) {
     INFO(std::string(g.name));
@@ -758,7 +809,7 @@ TEST_CASE("same_call tells calls apart by every field (the per-thread plan memo 
   base.bins[0] = 1024;
   base.row_samples = 4096;
   CHECK(same_call(base, base));
-  std::vector<histogram_call> changed(19, base);
+  std::vector<histogram_call> changed(20, base);
   changed[0].sample_bytes = 2;
   changed[1].byte_samples = true;
   changed[2].integer_samples = true;
@@ -770,6 +821,7 @@ TEST_CASE("same_call tells calls apart by every field (the per-thread plan memo 
   changed[8].level_bytes = 4;
   changed[9].level_grid = false;
   changed[18].level_staged = false;
+  changed[19].level_grid_fine = true;
   changed[10].table_bytes = 65536;
   changed[11].weighted = true;
   changed[12].counter_bytes = 8;

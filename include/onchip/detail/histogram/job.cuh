@@ -69,15 +69,41 @@ struct range_binners {
   /// Channel c's binner reading the levels in device memory (the byte kernels bin each value once, at the end).
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE bin_range<Level> unstaged(int c) const { return {levels[c], bins[c] + 1}; }
 
+  /// Every channel's grid of quiet cells (staged::quiet_binners): binners with no search.
+  template <class X>
+  struct quiet_staged {
+    quiet_range<X, Level> binner[Active];
+    ONCHIP_DEVICE ONCHIP_FORCEINLINE const quiet_range<X, Level>& operator[](int c) const { return binner[c]; }
+  };
+
   template <class X>
   struct staged {
     gridded_range<X, Level> binner[Active];
+    bool quiet = false;  // every channel has a grid and no cell of it needs a search (the same in every thread)
     ONCHIP_DEVICE ONCHIP_FORCEINLINE const gridded_range<X, Level>& operator[](int c) const { return binner[c]; }
+
+#if defined(__CUDACC__)
+    /// Where `quiet`, called by every thread of the block: each grid's words become their lowest bins alone
+    /// (quiet_word; quiet_range adds no mask, and gridded_range's bins are the same on a quiet grid without the
+    /// spans), and returns the binners without search over them.
+    ONCHIP_DEVICE quiet_staged<X> quiet_binners() const {
+      quiet_staged<X> q{};
+      for (int a = 0; a < Active; ++a) {
+        auto* grid = const_cast<level_cell<Level>*>(binner[a].cells);
+        for (int c = block_rank(); c < binner[a].map.cells; c += block_size()) {
+          grid[c].word = quiet_word(grid[c].word);
+        }
+        q.binner[a] = {binner[a].cells, binner[a].map, binner[a].first, binner[a].last};
+      }
+      __syncthreads();
+      return q;
+    }
+#endif
   };
 
 #if defined(__CUDACC__)
-  /// Copies the levels into the layout's level arrays, fills each channel's cells (synchronizes the block; the
-  /// caller synchronizes before the cells are read) and returns binners reading them.
+  /// Copies the levels into the layout's level arrays, fills each channel's cells and returns binners reading
+  /// them, which also tell whether every cell is quiet (synchronizes the block; the cells can be read on return).
   template <class Sample>
   ONCHIP_DEVICE staged<arithmetic_t<Sample>> stage(const shared_spans& s) const {
     using X = arithmetic_t<Sample>;
@@ -96,18 +122,26 @@ struct range_binners {
       for (int a = 0; a < Active; ++a) { check_ascending(out.binner[a].levels, bins[a], a); }
     }
 #  endif
+    bool loud = false;  // a cell of this thread's needs a search, or a channel has no grid
     for (int a = 0; a < Active; ++a) {
       gridded_range<X, Level>& b = out.binner[a];
       b.first = b.levels[0];
       b.last = b.levels[b.bins];
       const int cells = s.cell_count[a];
       b.whole = level_cell_of(b.levels, b.bins, cell_map<X, Level>::over(b.first, b.last, 1), 0);
-      if (cells == 0) { continue; }  // no grid: every sample searches all levels
+      if (cells == 0) {  // no grid: every sample searches all levels
+        loud = true;
+        continue;
+      }
       b.map = cell_map<X, Level>::over(b.first, b.last, cells);
       auto* grid = reinterpret_cast<level_cell<Level>*>(s.cells[a]);
-      for (int c = block_rank(); c < cells; c += block_size()) { grid[c] = level_cell_of(b.levels, b.bins, b.map, c); }
+      for (int c = block_rank(); c < cells; c += block_size()) {
+        grid[c] = level_cell_of(b.levels, b.bins, b.map, c);
+        loud = loud || !cell_is_quiet(grid[c]);
+      }
       b.cells = grid;
     }
+    out.quiet = __syncthreads_or(loud) == 0;
     return out;
   }
 

@@ -267,6 +267,14 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_replicas(const Job job
   return missed;
 }
 
+/// Whether staged binners offer quiet_binners() (range binning's grids: binners without search).
+template <class Staged, class = void>
+inline constexpr bool has_quiet_binners_v = false;
+template <class Staged>
+inline constexpr bool
+    has_quiet_binners_v<Staged, cuda::std::void_t<decltype(cuda::std::declval<const Staged&>().quiet_binners())>> =
+        true;
+
 template <class Job, class Smem, int Threads, int MinBlocks, int Vectors>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) shared_kernel(Job job, kernel_args a) {
   constexpr bool packed = counter_traits<Smem>::packed16;
@@ -293,8 +301,16 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
       counters.flush(job, 0, packed_flip<typename Job::sample_t>(binners));
       missed += counters.spare_total();
     } else {
-      missed = count_replicas<tuning::device_vectors(Vectors, tuning::shared_pre_hopper_vectors)>(job, a, binners,
-                                                                                                counters);
+      constexpr int vectors = tuning::device_vectors(Vectors, tuning::shared_pre_hopper_vectors);
+      if constexpr (has_quiet_binners_v<decltype(binners)>) {  // range binning: a loop without search where it can
+        if (binners.quiet) {
+          missed = count_replicas<vectors>(job, a, binners.quiet_binners(), counters);
+        } else {
+          missed = count_replicas<vectors>(job, a, binners, counters);
+        }
+      } else {
+        missed = count_replicas<vectors>(job, a, binners, counters);
+      }
     }
   }
   add_ignored(missed, a.ignored);

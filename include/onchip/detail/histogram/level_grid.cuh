@@ -172,4 +172,35 @@ struct gridded_range {
   }
 };
 
+/// Whether no value of cell `cell` can need a search: the cell's values reach at most one bin past its lowest.
+template <class Level>
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE bool cell_is_quiet(const level_cell<Level>& cell) {
+  return (cell.word >> 16) <= 1u;
+}
+
+/**
+ * gridded_range over a grid of quiet cells only (cell_is_quiet for every cell, which the block tests once while
+ * staging), whose words hold their lowest bins alone (quiet_word): a sample is its cell, one compare with the
+ * cell's split and an add, with no search and no branch. Its bins are gridded_range's on such a grid, with or
+ * without the words' spans.
+ */
+/// A quiet cell's word as quiet_range reads it: its lowest bin, without the span.
+ONCHIP_HOST_DEVICE constexpr cuda::std::uint32_t quiet_word(cuda::std::uint32_t word) { return word & 0xffffu; }
+
+template <class X, class Level>
+struct quiet_range {
+  const level_cell<Level>* cells = nullptr;
+  cell_map<X, Level> map{};
+  Level first{}, last{};
+
+  template <class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample sample) const {
+    const auto x = arithmetic(sample);
+    const bool valid = !value_less(x, first) && value_less(x, last);  // false for NaN
+    const level_cell<Level> cell = cells[map(x)];
+    const int b = static_cast<int>(cell.word) + (value_less(x, cell.split) ? 0 : 1);
+    return valid ? b : -1;
+  }
+};
+
 }  // namespace onchip::detail

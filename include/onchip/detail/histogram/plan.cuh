@@ -59,6 +59,7 @@ struct histogram_call {
   int level_bytes = 0;          // range binners: bytes of one level (else 0)
   bool level_grid = true;       // range binners: a grid of cells beside the staged levels (level_grid.cuh)
   bool level_staged = true;     // range binners: the levels copied into shared memory (else read where they are)
+  bool level_grid_fine = false;  // range binners: the grid has tuning::fine_level_cells cells (else level_cells)
   int table_bytes = 0;          // a table from every 16-bit sample value to its bin, staged in shared memory
   bool weighted = false;
   int counter_bytes = 4;
@@ -89,11 +90,11 @@ ONCHIP_HOST_DEVICE constexpr bool same_call(const histogram_call& a, const histo
   bool same = a.sample_bytes == b.sample_bytes && a.byte_samples == b.byte_samples &&
               a.integer_samples == b.integer_samples && a.wide_integer_binning == b.wide_integer_binning &&
               a.channels == b.channels && a.active == b.active && a.level_bytes == b.level_bytes &&
-              a.level_grid == b.level_grid && a.level_staged == b.level_staged && a.table_bytes == b.table_bytes &&
+              a.level_grid == b.level_grid && a.level_staged == b.level_staged &&
+              a.level_grid_fine == b.level_grid_fine && a.table_bytes == b.table_bytes &&
               a.weighted == b.weighted && a.counter_bytes == b.counter_bytes &&
-              a.counter_takes_packed16 == b.counter_takes_packed16 &&
-              a.segments == b.segments && a.row_samples == b.row_samples && a.rows == b.rows &&
-              a.accumulate == b.accumulate;
+              a.counter_takes_packed16 == b.counter_takes_packed16 && a.segments == b.segments &&
+              a.row_samples == b.row_samples && a.rows == b.rows && a.accumulate == b.accumulate;
   for (int c = 0; c < max_channels; ++c) { same = same && a.bins[c] == b.bins[c]; }
   return same;
 }
@@ -141,6 +142,7 @@ struct launch_plan {
   bool zero_in_kernel = false;  // the kernel zeroes the output (single block, small output): no memset
   bool level_grid = false;      // range binners: the levels' grid of cells is staged too (histogram_call::level_grid)
   bool level_staged = false;    // range binners: the levels are staged (else searched in device memory)
+  bool level_grid_fine = false;  // range binners: the grid is the fine one (histogram_call::level_grid_fine)
   partition_plan partition{};   // the partition path's passes (the fields above: its scatter's)
   ONCHIP_HOST_DEVICE constexpr bool ok() const { return path != histogram_path::automatic; }
 };
@@ -217,7 +219,10 @@ ONCHIP_HOST_DEVICE constexpr int level_cell_bytes(int level_bytes) { return leve
 
 /// Cells of the grid over active channel a's staged levels (0 when nothing is staged, or without the grid).
 ONCHIP_HOST_DEVICE constexpr int staged_cells(const histogram_call& call, int a) {
-  return a < call.active && call.level_bytes > 0 && call.level_grid ? tuning::level_cells(call.bins[a]) : 0;
+  if (a >= call.active || call.level_bytes == 0 || !call.level_grid) {
+    return 0;
+  }
+  return call.level_grid_fine ? tuning::fine_level_cells : tuning::level_cells(call.bins[a]);
 }
 
 /**
@@ -574,16 +579,25 @@ ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, cons
     if (p.ok()) {
       p.level_grid = call.level_bytes > 0 && call.level_grid;
       p.level_staged = call.level_bytes > 0 && call.level_staged;
+      p.level_grid_fine = p.level_grid && call.level_grid_fine;
       return shape_grid(p, call, device);
     }
   }
   return {};
 }
 
+/// Whether the blocks of plan `p` have samples enough to pay for building the fine grid.
+ONCHIP_HOST_DEVICE constexpr bool fine_grid_pays(const histogram_call& call, const launch_plan& p) {
+  return p.grid > 0 &&
+         call.row_samples * call.rows / static_cast<cuda::std::size_t>(p.grid) >= tuning::fine_grid_block_samples;
+}
+
 /**
  * The plan for `call` on `device`; `only` forces one path (!ok() if that path cannot serve the call there).
  * Range binners keep their levels' grid of cells where any path fits with it (a table read per sample beats any
- * layout of the counters); levels too many for their grid as well run without it (a binary search per sample).
+ * layout of the counters), the fine grid where it fits with the same path, threads, blocks per SM and copies and
+ * the blocks have samples enough (fine_grid_pays); levels too many for their grid as well run without it (a
+ * binary search per sample).
  * Levels too many for shared memory at all stay in device memory, with the grid in shared memory where it fits
  * (the few levels of a crowded cell then searched in device memory), else searched there whole.
  */
@@ -597,7 +611,19 @@ ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(
       call.level_staged = staged[s];
       call.level_grid = grid[g];
       const launch_plan p = first_fit(call, device, only, workspace_cap);
-      if (p.ok()) { return p; }
+      if (!p.ok()) {
+        continue;
+      }
+      if (p.level_grid && fine_grid_pays(call, p)) {  // the fine grid where it costs the plan nothing
+        call.level_grid_fine = true;
+        const launch_plan fine = first_fit(call, device, only, workspace_cap);
+        call.level_grid_fine = false;
+        if (fine.ok() && fine.path == p.path && fine.threads == p.threads &&
+            fine.blocks_per_sm == p.blocks_per_sm && fine.replicas == p.replicas) {
+          return fine;
+        }
+      }
+      return p;
     }
   }
   return {};
@@ -607,6 +633,7 @@ ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(
 ONCHIP_HOST_DEVICE constexpr histogram_call planned_call(histogram_call call, const launch_plan& p) {
   call.level_grid = p.level_grid;
   call.level_staged = p.level_staged;
+  call.level_grid_fine = p.level_grid_fine;
   return call;
 }
 
