@@ -4,7 +4,8 @@
 // (the counter's address) and one shared atomic without return per sample: no shared loads or stores, no global
 // atomics; 16-bit samples binned in 32-bit integer arithmetic (a high multiply, no floating point); and range
 // binning through the level grid in the samples' own arithmetic (f32 in float, 16-bit integers with integer levels
-// by a subtraction and a shift, no floating point), reading the cell's word from shared memory; 16-bit samples
+// by a subtraction and a shift, no floating point), reading the cell's word from shared memory, and over a grid of
+// quiet cells one 64-bit shared load of the cell (not split to mask it) and no level read; 16-bit samples
 // between integer levels through the table of every value's bin: one 16-bit shared load per sample, no arithmetic;
 // the packed 16-bit counters' loop over 65536 bins of the whole type: the position is the sample's bits, no
 // multiply; 16-bit range binning in packed counters: the same loop, no table read.
@@ -33,6 +34,9 @@
 // contract sass k_range_f32 lacks DMUL|DFMA|DADD|F2F\.F64
 // contract sass k_range_u16 has \bLDS\b
 // contract sass k_range_u16 lacks I2F|F2I|FMUL|FADD|DMUL
+// contract sass k_range_quiet_loop has LDS\.64
+// contract sass k_range_quiet_loop has ATOMS\.POPC\.INC\.32
+// contract sass k_range_quiet_loop lacks LDS\.U16|\bLD\.E|DMUL|DFMA|F2F\.F64
 // contract sass k_table_u16_loop has LDS\.U16
 // contract sass k_table_u16_loop has ATOMS\.POPC\.INC\.32
 // contract sass k_table_u16_loop lacks I2F|F2I|FMUL|FADD|IMAD\.HI|\bLDS\.64
@@ -120,6 +124,24 @@ extern "C" __global__ void __launch_bounds__(1024, 1) k_table_u16_loop(table_job
   const value_table_binners<std::uint16_t, int>::staged binners{
       {{reinterpret_cast<const std::uint16_t*>(spans.table)}}};
   count_replicas<6>(job, a, binners, counters);
+}
+
+using range_job = onchip::detail::histogram_job<1, 1, float, onchip::detail::no_weights,
+                                                onchip::detail::range_binners<1, float>, unsigned>;
+
+// The shared replicas' counting loop (the library's own function) over a grid of quiet cells already staged (what
+// staged::quiet_binners returns): per sample its cell in one 64-bit shared load and one shared atomic, no search.
+extern "C" __global__ void __launch_bounds__(512, 2) k_range_quiet_loop(range_job job, onchip::detail::kernel_args a) {
+  using namespace onchip::detail;
+  const auto spans = onchip::carve(layout_of(histogram_path::shared_replicas, a.call, a.replicas));
+  const shared_counters<unsigned, range_job> counters{reinterpret_cast<unsigned*>(spans.counters), a.replicas,
+                                                      job.total_bins()};
+  const float* levels = reinterpret_cast<const float*>(spans.levels[0]);
+  range_binners<1, float>::quiet_staged<float> binners{};
+  binners.binner[0] = {reinterpret_cast<const level_cell<float>*>(spans.cells[0]),
+                       cell_map<float, float>::over(levels[0], levels[job.total_bins()], spans.cell_count[0]),
+                       levels[0], levels[job.total_bins()]};
+  count_replicas<4>(job, a, binners, counters);
 }
 
 // The packed 16-bit counters' loop over 65536 bins of the whole type (the library's own function, with the

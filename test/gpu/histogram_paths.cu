@@ -205,12 +205,8 @@ ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crow
     // The host tests show these grids quiet (at most one level boundary a cell), so the kernels count through
     // quiet_range; samples at every level and its neighbours, and outside the range, beside uniform ones.
     std::vector<float> root(1025), even(65);
-    for (int i = 0; i < 1025; ++i) {
-      root[i] = static_cast<float>(std::sqrt(i / 1024.0));
-    }
-    for (int i = 0; i < 65; ++i) {
-      even[i] = -1.0f + static_cast<float>(i) / 32.0f;
-    }
+    for (int i = 0; i < 1025; ++i) { root[i] = static_cast<float>(std::sqrt(i / 1024.0)); }
+    for (int i = 0; i < 65; ++i) { even[i] = -1.0f + static_cast<float>(i) / 32.0f; }
     for (const auto* levels : {&root, &even}) {
       auto samples = hist_test::make_samples<float>(n, -1.1, 1.1, distribution::nan_laced, 12);
       for (std::size_t i = 0; i + 2 < n / 2; i += 3) {
@@ -301,9 +297,7 @@ ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels searched in
   check_range_paths(near, clustered, {P::automatic});  // most samples in the crowded cells
   check_range_paths(f32, paired, {P::automatic, P::global_atomics});
   std::vector<float> on_levels(n);  // samples at the finite levels, so the one-value bins are hit
-  for (std::size_t i = 0; i < n; ++i) {
-    on_levels[i] = paired[1 + i % (count - 2)];
-  }
+  for (std::size_t i = 0; i < n; ++i) { on_levels[i] = paired[1 + i % (count - 2)]; }
   check_range_paths(on_levels, paired, {P::automatic});
   // One level more is refused with a message.
   std::vector<float> too_many(count + 1);

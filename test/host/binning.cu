@@ -433,9 +433,7 @@ template <class X, class Level>
 double check_level_grid(const std::vector<Level>& levels, std::vector<X> samples, bool grid = true,
                         int cells = 0) {
   const int bins = static_cast<int>(levels.size()) - 1;
-  if (cells == 0) {
-    cells = onchip::detail::tuning::level_cells(bins);
-  }
+  if (cells == 0) { cells = onchip::detail::tuning::level_cells(bins); }
   onchip::detail::gridded_range<X, Level> g;
   g.levels = levels.data();
   g.bins = bins;
@@ -464,9 +462,7 @@ double check_level_grid(const std::vector<Level>& levels, std::vector<X> samples
   // lowest bins alone, and so does gridded_range over those words.
   const bool all_quiet = grid && quiet == cells;
   std::vector<onchip::detail::level_cell<Level>> quiet_table = table;
-  for (auto& cell : quiet_table) {
-    cell.word = onchip::detail::quiet_word(cell.word);
-  }
+  for (auto& cell : quiet_table) { cell.word = onchip::detail::quiet_word(cell.word); }
   const onchip::detail::quiet_range<X, Level> q{quiet_table.data(), g.map, g.first, g.last};
   auto masked = g;
   masked.cells = quiet_table.data();
@@ -553,16 +549,12 @@ TEST_CASE("level grid: range binning equals std::upper_bound on every kind of le
   }
   SUBCASE("64 log-spaced levels over three decades: two crowded cells of 4096, the fine grid quiet") {
     std::vector<float> levels(64);
-    for (int i = 0; i < 64; ++i) {
-      levels[i] = static_cast<float>(std::pow(10.0, 3.0 * (i / 63.0 - 1.0)));
-    }
+    for (int i = 0; i < 64; ++i) { levels[i] = static_cast<float>(std::pow(10.0, 3.0 * (i / 63.0 - 1.0))); }
     const auto samples = float_samples<float>(rng, -0.1, 1.1, 50000);
     CHECK(check_level_grid(levels, samples, true, 4096) < 1.0);
     CHECK(check_level_grid(levels, samples, true, onchip::detail::tuning::fine_level_cells) == 1.0);
     std::vector<float> even(65);  // and 64 even bins in any grid
-    for (int i = 0; i < 65; ++i) {
-      even[i] = -1.0f + static_cast<float>(i) / 32.0f;
-    }
+    for (int i = 0; i < 65; ++i) { even[i] = -1.0f + static_cast<float>(i) / 32.0f; }
     CHECK(check_level_grid(even, samples) == 1.0);
   }
   SUBCASE("64 log-spaced levels over twelve decades") {

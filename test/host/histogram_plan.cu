@@ -384,9 +384,7 @@ TEST_CASE("range binning takes the fine grid only where it costs the plan nothin
           c.level_bytes = level_bytes;
           c.row_samples = samples;
           const launch_plan p = plan_histogram(c, g.limits);
-          if (!p.ok()) {
-            continue;
-          }
+          if (!p.ok()) { continue; }
           check_plan(c, g.limits);
           histogram_call coarse = c;  // the plan with the grid of level_cells, as it was
           coarse.level_staged = p.level_staged;

@@ -178,15 +178,15 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE bool cell_is_quiet(const level_cell<Level>
   return (cell.word >> 16) <= 1u;
 }
 
+/// A quiet cell's word as quiet_range reads it: its lowest bin, without the span.
+ONCHIP_HOST_DEVICE constexpr cuda::std::uint32_t quiet_word(cuda::std::uint32_t word) { return word & 0xffffu; }
+
 /**
  * gridded_range over a grid of quiet cells only (cell_is_quiet for every cell, which the block tests once while
  * staging), whose words hold their lowest bins alone (quiet_word): a sample is its cell, one compare with the
  * cell's split and an add, with no search and no branch. Its bins are gridded_range's on such a grid, with or
  * without the words' spans.
  */
-/// A quiet cell's word as quiet_range reads it: its lowest bin, without the span.
-ONCHIP_HOST_DEVICE constexpr cuda::std::uint32_t quiet_word(cuda::std::uint32_t word) { return word & 0xffffu; }
-
 template <class X, class Level>
 struct quiet_range {
   const level_cell<Level>* cells = nullptr;

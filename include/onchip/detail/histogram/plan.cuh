@@ -219,9 +219,7 @@ ONCHIP_HOST_DEVICE constexpr int level_cell_bytes(int level_bytes) { return leve
 
 /// Cells of the grid over active channel a's staged levels (0 when nothing is staged, or without the grid).
 ONCHIP_HOST_DEVICE constexpr int staged_cells(const histogram_call& call, int a) {
-  if (a >= call.active || call.level_bytes == 0 || !call.level_grid) {
-    return 0;
-  }
+  if (a >= call.active || call.level_bytes == 0 || !call.level_grid) { return 0; }
   return call.level_grid_fine ? tuning::fine_level_cells : tuning::level_cells(call.bins[a]);
 }
 
@@ -611,9 +609,7 @@ ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(
       call.level_staged = staged[s];
       call.level_grid = grid[g];
       const launch_plan p = first_fit(call, device, only, workspace_cap);
-      if (!p.ok()) {
-        continue;
-      }
+      if (!p.ok()) { continue; }
       if (p.level_grid && fine_grid_pays(call, p)) {  // the fine grid where it costs the plan nothing
         call.level_grid_fine = true;
         const launch_plan fine = first_fit(call, device, only, workspace_cap);

@@ -118,8 +118,8 @@ ONCHIP_HOST_DEVICE constexpr int level_cells(int bins) {
  * The fine grid's cells (64 KiB of 8-byte cells), which the plan takes where it costs nothing else (the same path,
  * threads, blocks per SM and copies). Uneven levels need it: of 64 levels log-spaced over three decades, 2 of 4096
  * cells hold two level boundaries and none of 8192, and a grid whose every cell holds at most one runs the loop
- * without search. H200, 2026-12-01: f32 / 64 log-spaced levels 51% of the read ceiling with 256 cells, 74% with
- * 8192 (bench/NOTES.md).
+ * without search. H200, 2026-12-02: f32 / 64 log-spaced levels 52.3-52.6% of the read ceiling with 256 cells,
+ * 75.5-76.0% with 8192 (bench/NOTES.md).
  */
 inline constexpr int fine_level_cells = 8192;
 /// Building the fine grid costs a block two binary searches of the levels per cell, 16 cells a thread in blocks of
@@ -134,8 +134,8 @@ inline constexpr cuda::std::size_t block_replica_bytes = 32 * 1024;
 /// Returning atomics (needed to see carries) have long latency: 1024 threads hide it where registers allow;
 /// range binners and 8-byte samples need more registers per thread (f32 range binning: 80 on sm_90, and 64 at
 /// 1024 threads spilled). Range binning on this path mostly searches its levels in device memory, one dependent
-/// load after another, so threads in flight set its rate: f32 / 65536 levels 106 -> 146 GB/s uniform and 142 ->
-/// 186 normal(0.5, 0.02) with 512 threads instead of 256 (H200, 2026-12-02).
+/// load after another, so threads in flight set its rate: f32 / 65536 levels 160 -> 291 GB/s uniform and 270 ->
+/// 522 normal(0.5, 0.02) with 512 threads instead of 256 (H200, 2026-12-02).
 ONCHIP_HOST_DEVICE constexpr int packed16_threads(bool range_binner, int sample_bytes) {
   return range_binner ? 512 : sample_bytes <= 4 ? 1024 : 512;
 }
