@@ -99,7 +99,7 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   const launch_plan p = plan_histogram(c, d);
   REQUIRE(p.ok());
   const bool wide = p.threads == onchip::detail::tuning::wide_threads && p.path == histogram_path::shared_replicas;
-  CHECK((!wide || onchip::detail::wide_candidate(c)));
+  CHECK((!wide || onchip::detail::wide_candidate(c) || onchip::detail::wide_range_candidate(c)));
   const auto shape = onchip::detail::shape_of(p.path, c.sample_bytes, c.level_bytes > 0,
                                               onchip::detail::integer_stream(c.integer_samples,
                                                                              c.wide_integer_binning, c.weighted,
@@ -413,10 +413,53 @@ TEST_CASE("range binning takes the fine grid only where it costs the plan nothin
   CHECK(plan_histogram(c, h200).level_grid_fine);
   c.row_samples = 4096;
   CHECK_FALSE(plan_histogram(c, h200).level_grid_fine);
-  // 1024 bins: the fine grid would halve the copies, so the plan keeps 4096 cells.
+  // 1024 bins in two blocks of 512 threads: the fine grid would halve the copies, so the plan keeps 4096 cells; in
+  // the one wide block that range binning takes there, 32 copies and the fine grid fit together.
   c = call_of(4, false, 1024);
   c.level_bytes = 4;
-  CHECK_FALSE(plan_histogram(c, h200).level_grid_fine);
+  CHECK_FALSE(onchip::detail::first_fit(c, h200, histogram_path::automatic).level_grid_fine);
+  const launch_plan p = plan_histogram(c, h200);
+  CHECK(p.threads == onchip::detail::tuning::wide_threads);
+  CHECK(p.replicas == onchip::detail::tuning::max_replicas);
+  CHECK(p.level_grid_fine);
+}
+
+TEST_CASE("range binning of 4-byte samples runs as one wide block where that holds more copies") {
+  using onchip::detail::tuning::wide_threads;
+  for (const gpu& g : gpus) {
+    INFO(std::string(g.name));
+    for (int levels : {2, 65, 257, 1025, 4097, 16000}) {
+      INFO(levels << " levels");
+      histogram_call c = call_of(4, false, levels - 1);
+      c.level_bytes = 4;
+      check_plan(c, g.limits);
+      const launch_plan p = plan_histogram(c, g.limits);
+      if (!p.ok() || p.path != histogram_path::shared_replicas) { continue; }
+      histogram_call two = c;  // the plan in two blocks of 512 threads, as before
+      two.level_grid_fine = p.level_grid_fine;
+      two.level_staged = p.level_staged;
+      two.level_grid = p.level_grid;
+      const launch_plan narrow = onchip::detail::fit(histogram_path::shared_replicas, two, g.limits);
+      if (p.threads == wide_threads) {
+        CHECK(p.replicas > narrow.replicas);  // wide only for more copies
+        CHECK(p.vectors == onchip::detail::tuning::sample_vectors(4));
+      } else {
+        CHECK(p.replicas == narrow.replicas);
+      }
+    }
+    // Weighted, several channels or 8-byte samples keep the narrow shape.
+    histogram_call w = call_of(4, false, 1024);
+    w.level_bytes = 4;
+    w.weighted = true;
+    CHECK(plan_histogram(w, g.limits).threads != wide_threads);
+    histogram_call d = call_of(8, false, 1024);
+    d.level_bytes = 8;
+    CHECK(plan_histogram(d, g.limits).threads != wide_threads);
+  }
+  histogram_call c = call_of(4, false, 1024);  // on the H200: 32 copies in one block instead of 16 in two
+  c.level_bytes = 4;
+  CHECK(plan_histogram(c, h200).threads == wide_threads);
+  CHECK(plan_histogram(c, h200).replicas == 32);
 }
 
 TEST_CASE("segments and rows: segments are sliced, short rows get a block each, long rows the whole grid") {

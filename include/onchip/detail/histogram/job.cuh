@@ -324,10 +324,12 @@ template <class Job>
 inline constexpr bool packable_job_v = Job::active == 1 && !Job::weighted && !Job::segmented &&
                                        counter_traits<typename Job::counter_t>::carries_from_packed16;
 
-/// Jobs whose shared replicas may run as one wide block (wide_candidate, at compile time).
+/// Jobs whose shared replicas may run as one wide block (wide_candidate or wide_range_candidate, at compile time).
 template <class Job>
-inline constexpr bool wide_job_v = sizeof(typename Job::sample_t) == 2 && Job::active == 1 && !Job::weighted &&
-                                   !Job::segmented && Job::binners_t::level_bytes == 0;
+inline constexpr bool wide_job_v =
+    Job::active == 1 && !Job::weighted && !Job::segmented &&
+    ((sizeof(typename Job::sample_t) == 2 && Job::binners_t::level_bytes == 0) ||
+     (sizeof(typename Job::sample_t) == 4 && Job::binners_t::level_bytes == 4 && Job::channels == 1));
 
 /// Whether Job bins integer samples with bin_even over integer levels as such: ranges too wide for the narrow
 /// binning's 32-bit products (narrower ones run as narrow_even), 128-bit products per sample.
@@ -383,12 +385,12 @@ ONCHIP_UNROLL
 }
 
 /// The shape of `Path`'s kernel for jobs of type Job (template arguments of the kernels).
-template <histogram_path Path, class Job, bool SmallSlices = false>
+template <histogram_path Path, class Job, bool SmallSlices = false, bool Wide = false>
 inline constexpr kernel_shape shape_v =
     shape_of(Path, sizeof(typename Job::sample_t), Job::binners_t::level_bytes > 0,
              integer_stream(cuda::std::is_integral_v<typename Job::sample_t>, wide_integer_binning_v<Job>,
                             Job::weighted, Job::segmented, Job::active),
-             SmallSlices, Job::channels, Job::active);
+             SmallSlices, Job::channels, Job::active, Wide);
 
 /// What every histogram kernel gets besides the job: the plan's decisions.
 struct kernel_args {

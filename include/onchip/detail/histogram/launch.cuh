@@ -205,9 +205,10 @@ cudaError_t launch_counting(const Job& job, const launch_plan& p, const kernel_a
   switch (p.path) {
     case histogram_path::shared_replicas:
       if constexpr (wide_job_v<Job>) {
-        if (p.threads == tuning::wide_threads) {
-          return launch_kernel<shared_kernel<Job, counter_t, tuning::wide_threads, tuning::wide_blocks,
-                                             tuning::wide_vectors>>(job, p, args, device, d, stream, who);
+        constexpr kernel_shape wide = shape_v<histogram_path::shared_replicas, Job, false, true>;
+        if (p.threads == wide.threads) {
+          return launch_kernel<shared_kernel<Job, counter_t, wide.threads, wide.blocks, wide.vectors>>(
+              job, p, args, device, d, stream, who);
         }
       }
       if constexpr (Job::segmented) {

@@ -168,7 +168,10 @@ ONCHIP_HOST_DEVICE constexpr bool integer_stream(bool integer_samples, bool wide
 ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner,
                                                   bool integer_stream, bool small_slices = false, int channels = 1,
                                                   int active = 1, bool wide = false) {
-  if (wide) { return {tuning::wide_threads, tuning::wide_blocks, tuning::wide_vectors}; }
+  if (wide) {
+    return {tuning::wide_threads, tuning::wide_blocks,
+            range_binner ? tuning::sample_vectors(sample_bytes) : tuning::wide_vectors};
+  }
   switch (path) {
     case histogram_path::byte_lanes:
       if (channels > 1) {
@@ -198,6 +201,14 @@ ONCHIP_HOST_DEVICE constexpr bool small_slices(const histogram_call& c, const de
 /// unweighted, even or custom binning, not segmented.
 ONCHIP_HOST_DEVICE constexpr bool wide_candidate(const histogram_call& c) {
   return c.sample_bytes == 2 && c.active == 1 && !c.weighted && c.level_bytes == 0 && c.segments == 0;
+}
+
+/// Range binning of one channel of 4-byte samples between 4-byte levels, unweighted, not segmented: its loop over
+/// the level grid is bound by shared-memory bank traffic (the cells' loads and the atomics), so it runs as one wide
+/// block wherever that holds more copies.
+ONCHIP_HOST_DEVICE constexpr bool wide_range_candidate(const histogram_call& c) {
+  return c.sample_bytes == 4 && c.level_bytes == 4 && c.channels == 1 && c.active == 1 && !c.weighted &&
+         c.segments == 0;
 }
 
 /// The byte-addressed pieces of a shared layout, as the device carves them.
@@ -569,8 +580,9 @@ ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, cons
     launch_plan p = fit(path, call, device);
     // A value table leaves one block per SM: it runs as one wide block, with as many threads as two.
     const bool one_block = call.table_bytes > 0 && p.ok() && p.blocks_per_sm < tuning::shared_blocks;
-    if (p.ok() && path == histogram_path::shared_replicas && wide_candidate(call) &&
-        (p.replicas < tuning::wide_min_copies || one_block)) {
+    const bool widen = (wide_candidate(call) && (p.replicas < tuning::wide_min_copies || one_block)) ||
+                       (wide_range_candidate(call) && p.replicas < tuning::max_replicas);
+    if (p.ok() && path == histogram_path::shared_replicas && widen) {
       const launch_plan wide = fit(path, call, device, true);
       if (wide.ok() && (wide.replicas > p.replicas || one_block)) { p = wide; }
     }
