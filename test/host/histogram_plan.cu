@@ -391,8 +391,14 @@ TEST_CASE("range binning takes the fine grid only where it costs the plan nothin
           coarse.level_grid = p.level_grid;
           const launch_plan q = onchip::detail::first_fit(coarse, g.limits, histogram_path::automatic);
           REQUIRE(q.ok());
-          if (!p.level_grid_fine) {
-            CHECK(staged_cells(planned_call(c, p), 0) == staged_cells(coarse, 0));
+          if (!p.level_grid_fine) {  // then it would have cost something, or the blocks have too few samples
+            histogram_call fine = coarse;
+            fine.level_grid_fine = true;
+            const launch_plan f = onchip::detail::first_fit(fine, g.limits, histogram_path::automatic);
+            const bool free = f.ok() && f.path == q.path && f.threads == q.threads &&
+                              f.blocks_per_sm == q.blocks_per_sm && f.replicas == q.replicas;
+            CHECK((!p.level_grid || !free ||
+                   samples / static_cast<std::size_t>(q.grid) < onchip::detail::tuning::fine_grid_block_samples));
             continue;
           }
           CHECK(p.level_grid);
