@@ -5,6 +5,8 @@
 // "host": the time the host spends in the call or launch alone (it returns once its work is queued). f32 samples, 1024
 // bins over [0, 1). The cooperative rows zero the output in the kernel on every grid (each block its share, then the
 // grid's barrier: arrived at before the counting, waited at before the counts are added), so no call needs a memset.
+// The cluster rows launch one thread-block cluster whose blocks add each other's counters through distributed
+// shared memory and store the sums: one launch, no memset, no global atomic.
 //   bench_small_calls [--out DIR] [--filter TEXT]
 #include <onchip/histogram.cuh>
 
@@ -85,6 +87,49 @@ __global__ void __launch_bounds__(threads, MinBlocks)
   }
 }
 
+// One thread-block cluster writes the whole output: each block counts its share into its own counters; after the
+// cluster's barrier, block r adds every block's counters of the bins b = r (mod blocks) through distributed shared
+// memory and stores the sums; a second barrier keeps each block's counters alive until the others have read them.
+template <int Threads>
+__global__ void __launch_bounds__(Threads) cluster_kernel(const float4* in, std::size_t n, unsigned* out) {
+  __shared__ unsigned count[bins];
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  for (int b = threadIdx.x; b < bins; b += Threads) { count[b] = 0; }
+  __syncthreads();
+  bench::grid_vectors<Threads, 4>(reinterpret_cast<const uint4*>(in), n, [&](const uint4& v) {
+    const float x[4] = {__uint_as_float(v.x), __uint_as_float(v.y), __uint_as_float(v.z), __uint_as_float(v.w)};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      if (x[k] >= 0.0f && x[k] < 1.0f) { atomicAdd(count + min(static_cast<int>(x[k] * bins), bins - 1), 1u); }
+    }
+  });
+  cluster.sync();
+  const unsigned blocks = cluster.num_blocks();
+  for (unsigned b = cluster.block_rank() + blocks * threadIdx.x; b < bins; b += blocks * Threads) {
+    unsigned sum = 0;
+    for (unsigned r = 0; r < blocks; ++r) { sum += *cluster.map_shared_rank(count + b, r); }
+    out[b] = sum;
+  }
+  cluster.sync();
+}
+
+// Launches cluster_kernel as one cluster of `blocks` blocks (more than 8 is a non-portable cluster size).
+template <int Threads>
+void launch_cluster(int blocks, const float4* in, std::size_t n, unsigned* out) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = blocks;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = blocks;
+  config.blockDim = Threads;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  BENCH_CHECK(cudaLaunchKernelEx(&config, cluster_kernel<Threads>, in, n, out));
+}
+
 __global__ void fill(float* d, std::size_t n) {
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x) {
@@ -109,8 +154,9 @@ int main(int argc, char** argv) {
   bench::table t("Time per call on small inputs (microseconds, median of 200 calls, each timed alone)",
                  {"input", "empty kernel", "memset and empty kernel", "least kernel (grid)", "dynamic shared",
                   "zeroed in kernel, then added", "launch bounds (512, 2)", "320 bytes of parameters",
-                  "cooperative, zeroed in kernel", "the same by cudaLaunchKernelEx", "onchip::histogram_even",
-                  "host: onchip", "host: least kernel", "host: cooperative", "host: empty kernel",
+                  "cooperative, zeroed in kernel", "the same by cudaLaunchKernelEx", "one cluster of 8 x 1024",
+                  "one cluster of 16 x 1024", "one cluster of 4 x 512", "onchip::histogram_even", "host: onchip",
+                  "host: least kernel", "host: cooperative", "host: cluster of 8", "host: empty kernel",
                   "histograms agree"});
   const double empty_us = 1000 * bench::median_ms(o, [] { empty_kernel<<<1, 32>>>(); }, true);
   const double memset_us = 1000 * bench::median_ms(o, [&] {
@@ -118,6 +164,7 @@ int main(int argc, char** argv) {
     empty_kernel<<<1, 32>>>();
   }, true);
   const double empty_host_us = host_median_us(o, [] { empty_kernel<<<1, 32>>>(); });
+  BENCH_CHECK(cudaFuncSetAttribute(cluster_kernel<1024>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   const int grids[] = {1, 1, 2, 8, 32};  // the library's plan on an H200 for these sizes
   int k = 0;
   for (std::size_t bytes = 4096; bytes <= largest; bytes *= 4, ++k) {
@@ -160,6 +207,24 @@ int main(int argc, char** argv) {
     std::vector<unsigned> e(bins);
     BENCH_CHECK(cudaMemcpy(e.data(), joint, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
     const double cooperative_host_us = host_median_us(o, launch_cooperative);
+    // One cluster of blocks, no memset: every histogram it writes is compared with the least kernel's.
+    std::vector<unsigned> clustered[3];
+    double cluster_us[3];
+    const int cluster_blocks[3] = {8, 16, 4};
+    for (int i = 0; i < 3; ++i) {
+      auto launch = [&] {
+        if (i < 2) {
+          launch_cluster<1024>(cluster_blocks[i], v, count, joint);
+        } else {
+          launch_cluster<512>(cluster_blocks[i], v, count, joint);
+        }
+      };
+      BENCH_CHECK(cudaMemset(joint, 0xff, bins * sizeof(unsigned)));  // the kernel must write every bin
+      cluster_us[i] = 1000 * bench::median_ms(o, launch, true);
+      clustered[i].resize(bins);
+      BENCH_CHECK(cudaMemcpy(clustered[i].data(), joint, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    }
+    const double cluster_host_us = host_median_us(o, [&] { launch_cluster<1024>(8, v, count, joint); });
     const double ours_us = 1000 * bench::median_ms(o, [&] {
       BENCH_CHECK(onchip::histogram_even(in, n, ours, bins, 0.0f, 1.0f));
     }, true);
@@ -176,9 +241,11 @@ int main(int argc, char** argv) {
            bench::fixed(time(least_kernel<false, zeroing::one_block, 1, 1>, 0, padding<1>{}), 1),
            bench::fixed(time(least_kernel<false, zeroing::memset, 2, 1>, 0, padding<1>{}), 1),
            bench::fixed(time(least_kernel<false, zeroing::memset, 1, 320>, 0, padding<320>{}), 1),
-           bench::fixed(cooperative_us, 1), bench::fixed(ex_us, 1), bench::fixed(ours_us, 1), bench::fixed(host_us, 1),
-           bench::fixed(least_host_us, 1), bench::fixed(cooperative_host_us, 1), bench::fixed(empty_host_us, 1),
-           a == b && a == c && a == e ? "yes" : "NO"});
+           bench::fixed(cooperative_us, 1), bench::fixed(ex_us, 1), bench::fixed(cluster_us[0], 1),
+           bench::fixed(cluster_us[1], 1), bench::fixed(cluster_us[2], 1), bench::fixed(ours_us, 1),
+           bench::fixed(host_us, 1), bench::fixed(least_host_us, 1), bench::fixed(cooperative_host_us, 1),
+           bench::fixed(cluster_host_us, 1), bench::fixed(empty_host_us, 1),
+           a == b && a == c && a == e && a == clustered[0] && a == clustered[1] && a == clustered[2] ? "yes" : "NO"});
   }
   t.print();
   t.save(o.out, "small_calls.csv");
