@@ -92,6 +92,9 @@ __global__ void __launch_bounds__(threads, MinBlocks)
 // memory and stores the sums; a second barrier keeps each block's counters alive until the others have read them.
 template <int Threads>
 __global__ void __launch_bounds__(Threads) cluster_kernel(const float4* in, std::size_t n, unsigned* out) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // clusters need sm_90; main() launches this kernel only there
+#else
   __shared__ unsigned count[bins];
   namespace cg = cooperative_groups;
   cg::cluster_group cluster = cg::this_cluster();
@@ -112,6 +115,7 @@ __global__ void __launch_bounds__(Threads) cluster_kernel(const float4* in, std:
     out[b] = sum;
   }
   cluster.sync();
+#endif
 }
 
 // Launches cluster_kernel as one cluster of `blocks` blocks (more than 8 is a non-portable cluster size).
@@ -164,7 +168,13 @@ int main(int argc, char** argv) {
     empty_kernel<<<1, 32>>>();
   }, true);
   const double empty_host_us = host_median_us(o, [] { empty_kernel<<<1, 32>>>(); });
-  BENCH_CHECK(cudaFuncSetAttribute(cluster_kernel<1024>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  int device = 0, major = 0;
+  BENCH_CHECK(cudaGetDevice(&device));
+  BENCH_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  const bool clusters = major >= 9;  // thread-block clusters: sm_90 and later ("-" in their columns before)
+  if (clusters) {
+    BENCH_CHECK(cudaFuncSetAttribute(cluster_kernel<1024>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  }
   const int grids[] = {1, 1, 2, 8, 32};  // the library's plan on an H200 for these sizes
   int k = 0;
   for (std::size_t bytes = 4096; bytes <= largest; bytes *= 4, ++k) {
@@ -209,9 +219,9 @@ int main(int argc, char** argv) {
     const double cooperative_host_us = host_median_us(o, launch_cooperative);
     // One cluster of blocks, no memset: every histogram it writes is compared with the least kernel's.
     std::vector<unsigned> clustered[3];
-    double cluster_us[3];
+    double cluster_us[3] = {0, 0, 0};
     const int cluster_blocks[3] = {8, 16, 4};
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 3 && clusters; ++i) {
       auto launch = [&] {
         if (i < 2) {
           launch_cluster<1024>(cluster_blocks[i], v, count, joint);
@@ -224,7 +234,9 @@ int main(int argc, char** argv) {
       clustered[i].resize(bins);
       BENCH_CHECK(cudaMemcpy(clustered[i].data(), joint, bins * sizeof(unsigned), cudaMemcpyDeviceToHost));
     }
-    const double cluster_host_us = host_median_us(o, [&] { launch_cluster<1024>(8, v, count, joint); });
+    const double cluster_host_us =
+        clusters ? host_median_us(o, [&] { launch_cluster<1024>(8, v, count, joint); }) : 0;
+    auto cluster_cell = [&](double us) { return clusters ? bench::fixed(us, 1) : std::string("-"); };
     const double ours_us = 1000 * bench::median_ms(o, [&] {
       BENCH_CHECK(onchip::histogram_even(in, n, ours, bins, 0.0f, 1.0f));
     }, true);
@@ -241,11 +253,13 @@ int main(int argc, char** argv) {
            bench::fixed(time(least_kernel<false, zeroing::one_block, 1, 1>, 0, padding<1>{}), 1),
            bench::fixed(time(least_kernel<false, zeroing::memset, 2, 1>, 0, padding<1>{}), 1),
            bench::fixed(time(least_kernel<false, zeroing::memset, 1, 320>, 0, padding<320>{}), 1),
-           bench::fixed(cooperative_us, 1), bench::fixed(ex_us, 1), bench::fixed(cluster_us[0], 1),
-           bench::fixed(cluster_us[1], 1), bench::fixed(cluster_us[2], 1), bench::fixed(ours_us, 1),
+           bench::fixed(cooperative_us, 1), bench::fixed(ex_us, 1), cluster_cell(cluster_us[0]),
+           cluster_cell(cluster_us[1]), cluster_cell(cluster_us[2]), bench::fixed(ours_us, 1),
            bench::fixed(host_us, 1), bench::fixed(least_host_us, 1), bench::fixed(cooperative_host_us, 1),
-           bench::fixed(cluster_host_us, 1), bench::fixed(empty_host_us, 1),
-           a == b && a == c && a == e && a == clustered[0] && a == clustered[1] && a == clustered[2] ? "yes" : "NO"});
+           cluster_cell(cluster_host_us), bench::fixed(empty_host_us, 1),
+           a == b && a == c && a == e && (!clusters || (a == clustered[0] && a == clustered[1] && a == clustered[2]))
+               ? "yes"
+               : "NO"});
   }
   t.print();
   t.save(o.out, "small_calls.csv");
