@@ -300,6 +300,36 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
   return cudaSuccess;
 }
 
+/**
+ * The partition path's workspace, 16-byte aligned: the caller's (options.workspace, which must hold what the plan
+ * needs), or one allocated stream-ordered into `owned`. Where that allocation fails, `plan` becomes the global
+ * atomics path's (every sample's atomic in the output) and `workspace` stays null.
+ */
+inline cudaError_t partition_workspace(const histogram_call& call, const histogram_options& options,
+                                       const device_limits& limits, cudaStream_t stream, const char* who,
+                                       launch_plan& plan, unsigned char*& workspace, void*& owned) {
+  const cuda::std::size_t needed = plan.partition.workspace_bytes;
+  if (options.workspace != nullptr) {
+    if (options.workspace_bytes < needed) {
+      return invalid(who, "the workspace holds " + std::to_string(options.workspace_bytes) + " bytes but this call "
+                          "needs " + std::to_string(needed) + " (histogram_workspace_bytes)");
+    }
+    workspace = static_cast<unsigned char*>(options.workspace);
+  } else {
+    const cudaError_t e = workspace_failure_override::current() ? cudaErrorMemoryAllocation
+                                                                : cudaMallocAsync(&owned, needed, stream);
+    if (e == cudaSuccess) {
+      workspace = static_cast<unsigned char*>(owned);
+    } else {
+      static_cast<void>(cudaGetLastError());
+      plan = plan_histogram(call, limits, histogram_path::global_atomics);
+      if (!plan.ok()) { return invalid(who, unplanned_message(call, limits)); }
+    }
+  }
+  if (workspace != nullptr) { workspace += (16 - reinterpret_cast<cuda::std::uintptr_t>(workspace) % 16) % 16; }
+  return cudaSuccess;
+}
+
 /// One launch of a validated call: plan, zero the output (memset, or the kernel itself), launch.
 template <class Job>
 cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStream_t stream, const char* who) {
@@ -312,27 +342,8 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   unsigned char* workspace = nullptr;  // the partition path's: the caller's, or `owned`, allocated here
   void* owned = nullptr;
   if (plan.path == histogram_path::partition && call.input_bytes() > 0) {
-    const cuda::std::size_t needed = plan.partition.workspace_bytes;
-    if (options.workspace != nullptr) {
-      if (options.workspace_bytes < needed) {
-        return invalid(who, "the workspace holds " + std::to_string(options.workspace_bytes) + " bytes but this call "
-                            "needs " + std::to_string(needed) + " (histogram_workspace_bytes)");
-      }
-      workspace = static_cast<unsigned char*>(options.workspace);
-    } else {
-      const cudaError_t e = workspace_failure_override::current() ? cudaErrorMemoryAllocation
-                                                                  : cudaMallocAsync(&owned, needed, stream);
-      if (e == cudaSuccess) {
-        workspace = static_cast<unsigned char*>(owned);
-      } else {  // no workspace: every sample's atomic in the output instead
-        static_cast<void>(cudaGetLastError());
-        plan = plan_histogram(call, limits, histogram_path::global_atomics);
-        if (!plan.ok()) { return invalid(who, unplanned_message(call, limits)); }
-      }
-    }
-    if (workspace != nullptr) {  // 16-byte aligned keys and counts
-      workspace += (16 - reinterpret_cast<cuda::std::uintptr_t>(workspace) % 16) % 16;
-    }
+    const cudaError_t e = partition_workspace(call, options, limits, stream, who, plan, workspace, owned);
+    if (e != cudaSuccess) { return e; }
   }
   if (options.path != nullptr) { *options.path = path_name(plan.path); }
   const bool empty = !Job::segmented && call.input_bytes() == 0;

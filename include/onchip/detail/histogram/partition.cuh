@@ -111,6 +111,118 @@ ONCHIP_DEVICE inline void block_exclusive_scan(const unsigned* in, unsigned* out
   __syncthreads();
 }
 
+/// A tile's samples, loaded into `v` (tile x of the chunk's n samples; nothing past its end): a whole tile without
+/// index checks.
+template <int Threads, int Items, class Sample>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void load_scatter_tile(const Sample* samples, cuda::std::size_t n,
+                                                        cuda::std::size_t x, int t, Sample (&v)[Items]) {
+  constexpr int tile = Threads * Items;
+  const cuda::std::size_t first = x * tile;
+  const Sample* in = samples + first + t;
+  if (first + tile <= n) {
+#  pragma unroll
+    for (int k = 0; k < Items; ++k) { v[k] = onchip::load<cache::stream>(in + k * Threads); }
+    return;
+  }
+  const int valid = first < n ? static_cast<int>(n - first) : 0;
+#  pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    if (k * Threads + t < valid) { v[k] = onchip::load<cache::stream>(in + k * Threads); }
+  }
+}
+
+/// The bins of a tile's samples, `none` for a sample in no bin or past the tile's `valid` ones (Whole: all are
+/// valid, so no index is checked). bin_even's bins are bounded by construction; a custom binner's are checked.
+template <bool Whole, int Threads, int Items, class Binner, class Sample>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void bin_scatter_tile(const Binner& binner, unsigned bins, int valid, int t,
+                                                       const Sample (&v)[Items], unsigned (&bin)[Items]) {
+  constexpr unsigned none = 0xffffffffu;
+#  pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    const bool sample = Whole || k * Threads + t < valid;
+    const unsigned b = sample ? static_cast<unsigned>(binner(v[k])) : none;
+    bin[k] = bounded_binner_v<Binner> || b < bins ? b : none;
+  }
+}
+
+/**
+ * Each sample's rank in its bucket, by one returning atomic on the bucket's count; samples in no bin count in one
+ * of 32 spare counters past the buckets' (by lane), so no branch skips the atomic. Aggregate (after a skewed tile:
+ * one bucket holding over an eighth of it): the lanes of a warp sharing lane 0's bucket take their ranks with one
+ * atomic, since keys piling into one bucket otherwise serialize on its counter (aggregating every bucket with
+ * __match_any_sync cost 40% on uniform keys: bench/NOTES.md). Ranks are below 2^16, two to a register.
+ */
+template <bool Aggregate, int Items>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void rank_scatter_tile(unsigned* count, const partition_args& p, int lane,
+                                                        const unsigned (&bin)[Items], unsigned (&rank)[Items / 2]) {
+  constexpr unsigned none = 0xffffffffu, all = 0xffffffffu;
+#  pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    const unsigned bucket = bin[k] != none ? bin[k] >> p.slice_bits : p.buckets + lane;
+    unsigned r;
+    if constexpr (Aggregate) {
+      const unsigned lead = __shfl_sync(all, bucket, 0);
+      const unsigned peers = __ballot_sync(all, bucket == lead);
+      unsigned got = 0;
+      if (bucket != lead || lane == 0) { got = atomicAdd_block(count + bucket, bucket == lead ? __popc(peers) : 1u); }
+      const unsigned base = __shfl_sync(all, got, 0);
+      r = bucket == lead ? base + __popc(peers & ((1u << lane) - 1u)) : got;
+    } else {
+      r = atomicAdd_block(count + bucket, 1u);
+    }
+    // The spare counters count the block's samples in no bin: a rank taken from one may pass 2^16, so only its
+    // low half packs.
+    rank[k / 2] = k % 2 == 0 ? r & 0xffffu : rank[k / 2] | r << 16;
+  }
+}
+
+/// After tile x's scan: each bucket's first key in the tile goes to the table, a bucket over an eighth of the
+/// tile marks it skewed, the counts join the block's totals and are zeroed for the next tile (every rank of this
+/// one is taken).
+template <int Threads>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void publish_scatter_tile(const partition_scatter_layout::spans& s,
+                                                           const partition_args& p, unsigned x, int t, int tile) {
+  for (int j = t; j <= p.buckets; j += Threads) {
+    p.starts[static_cast<cuda::std::size_t>(j) * p.tiles + x] = static_cast<cuda::std::uint16_t>(s.offset[j]);
+    if (j < p.buckets) {
+      if (s.count[j] > static_cast<unsigned>(tile / 8)) { *s.skewed = x; }
+      s.total[j] += s.count[j];
+      s.count[j] = 0;
+    }
+  }
+}
+
+/// Stages a tile's keys (the low bits of each bin) in bucket order; samples in no bin write a spare slot past
+/// the tile, so no branch.
+template <int Items>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_scatter_tile(const partition_scatter_layout::spans& s,
+                                                         const partition_args& p, int tile,
+                                                         const unsigned (&bin)[Items],
+                                                         const unsigned (&rank)[Items / 2]) {
+  constexpr unsigned none = 0xffffffffu;
+  const unsigned mask = (1u << p.slice_bits) - 1u;
+#  pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    const unsigned r = (rank[k / 2] >> (k % 2 * 16)) & 0xffffu;
+    const unsigned at = s.offset[bin[k] != none ? bin[k] >> p.slice_bits : p.buckets] + r;
+    s.staged[bin[k] != none ? at : tile] = static_cast<cuda::std::uint16_t>(bin[k] & mask);
+  }
+}
+
+/// The scatter's end: the block's keys per bucket into the sizes, and its samples in no bin (the spare counters,
+/// less the `empty` slots of tiles past the chunk's end) into the ignored count.
+template <int Threads>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void finish_scatter(const partition_scatter_layout::spans& s,
+                                                     const partition_args& p, int t, unsigned empty) {
+  for (int j = t; j < p.buckets; j += Threads) {
+    if (s.total[j] != 0) { atomicAdd(p.sizes + j, s.total[j]); }
+  }
+  if (t < 32 && p.ignored != nullptr) {
+    const unsigned long long spare = s.count[p.buckets + t];  // below 2^32: the chunk's samples are
+    add_ignored(t == 0 ? spare - empty : spare, p.ignored);   // modulo 2^64: the warp's sum is exact
+  }
+}
+
 /**
  * The scatter: tiles of Threads x Items samples, each thread's samples Threads apart (coalesced loads; the next
  * tile's are loaded while this one is ranked and written). A tile's bins are ranked by bucket with shared
@@ -122,104 +234,40 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
   constexpr int tile = Threads * Items;
   static_assert(tile < 65536, "a tile's ranks and the table's offsets must fit 16 bits");
   static_assert(Items % 8 == 0, "a tile's keys are written as 16-byte vectors of 8 keys");
-  using sample_t = typename Job::sample_t;
-  constexpr unsigned none = 0xffffffffu, all = 0xffffffffu;
   const auto s = onchip::carve(partition_scatter_layout{p.buckets, tile});
   const int t = block_rank(), lane = t % 32;
   const cuda::std::size_t n = job.row_samples;
   const unsigned bins = static_cast<unsigned>(job.total_bins());
-  const unsigned mask = (1u << p.slice_bits) - 1u;
   const auto binner = job.binners[0];
   for (int j = t; j < p.buckets + 32; j += Threads) {  // and the 32 spare counters, for samples in no bin
     s.count[j] = 0;
     if (j < p.buckets) { s.total[j] = 0; }
   }
-  if (t == 0) { *s.skewed = none; }
+  if (t == 0) { *s.skewed = 0xffffffffu; }
   __syncthreads();
   bool skewed = false;  // whether the last tile was
   unsigned empty = 0;   // slots of the block's tiles past the chunk's end (ranked as samples in no bin)
-  sample_t v[Items];
-  auto load_tile = [&](cuda::std::size_t x) {  // tile x's samples, if it has any
-    const cuda::std::size_t first = x * tile;
-    const sample_t* in = job.samples + first + t;
-    if (first + tile <= n) {  // a whole tile: no index checks
-#  pragma unroll
-      for (int k = 0; k < Items; ++k) { v[k] = onchip::load<cache::stream>(in + k * Threads); }
-      return;
-    }
-    const int valid = first < n ? static_cast<int>(n - first) : 0;
-#  pragma unroll
-    for (int k = 0; k < Items; ++k) {
-      if (k * Threads + t < valid) { v[k] = onchip::load<cache::stream>(in + k * Threads); }
-    }
-  };
-  load_tile(blockIdx.x);
+  typename Job::sample_t v[Items];
+  load_scatter_tile<Threads>(job.samples, n, blockIdx.x, t, v);
   for (unsigned x = blockIdx.x; x < p.tiles; x += gridDim.x) {
     const cuda::std::size_t first = static_cast<cuda::std::size_t>(x) * tile;
     const int valid = static_cast<int>(n - first < tile ? n - first : tile);
-    unsigned bin[Items], rank[Items / 2];  // ranks below 2^16 (a tile is smaller), two to a register
-    auto bin_tile = [&](auto whole) {  // whole tiles (all but a chunk's last) check no sample's index
-#  pragma unroll
-      for (int k = 0; k < Items; ++k) {
-        const bool sample = decltype(whole)::value || k * Threads + t < valid;
-        const unsigned b = sample ? static_cast<unsigned>(binner(v[k])) : none;
-        bin[k] = bounded_binner_v<typename Job::binners_t::binner_t> || b < bins ? b : none;
-      }
-    };
+    unsigned bin[Items], rank[Items / 2];
     if (valid == tile) {
-      bin_tile(cuda::std::true_type{});
+      bin_scatter_tile<true, Threads>(binner, bins, valid, t, v, bin);
     } else {
-      bin_tile(cuda::std::false_type{});
+      bin_scatter_tile<false, Threads>(binner, bins, valid, t, v, bin);
       empty += tile - valid;
     }
-    load_tile(x + gridDim.x);
-    // One returning atomic per sample; samples in no bin count in one of 32 spare counters past the buckets' (by
-    // lane), so no branch skips the atomic. After a skewed tile (one bucket holding over an eighth of it), the
-    // lanes of a warp sharing lane 0's bucket take their ranks with one atomic: keys piling into one bucket
-    // otherwise serialize on its counter (aggregating every bucket with __match_any_sync cost 40% on uniform
-    // keys: bench/NOTES.md).
-    auto rank_tile = [&](auto aggregate) {
-#  pragma unroll
-      for (int k = 0; k < Items; ++k) {
-        const unsigned bucket = bin[k] != none ? bin[k] >> p.slice_bits : p.buckets + lane;
-        unsigned r;
-        if constexpr (decltype(aggregate)::value) {
-          const unsigned lead = __shfl_sync(all, bucket, 0);
-          const unsigned peers = __ballot_sync(all, bucket == lead);
-          unsigned got = 0;
-          if (bucket != lead || lane == 0) {
-            got = atomicAdd_block(s.count + bucket, bucket == lead ? __popc(peers) : 1u);
-          }
-          const unsigned base = __shfl_sync(all, got, 0);
-          r = bucket == lead ? base + __popc(peers & ((1u << lane) - 1u)) : got;
-        } else {
-          r = atomicAdd_block(s.count + bucket, 1u);
-        }
-        // The spare counters count the block's samples in no bin: a rank taken from one may pass 2^16, so only
-        // its low half packs.
-        rank[k / 2] = k % 2 == 0 ? r & 0xffffu : rank[k / 2] | r << 16;
-      }
-    };
+    load_scatter_tile<Threads>(job.samples, n, x + gridDim.x, t, v);
     if (skewed) {
-      rank_tile(cuda::std::true_type{});
+      rank_scatter_tile<true>(s.count, p, lane, bin, rank);
     } else {
-      rank_tile(cuda::std::false_type{});
+      rank_scatter_tile<false>(s.count, p, lane, bin, rank);
     }
     block_exclusive_scan<Threads>(s.count, s.offset, p.buckets, s.warp_sums);
-    for (int j = t; j <= p.buckets; j += Threads) {
-      p.starts[static_cast<cuda::std::size_t>(j) * p.tiles + x] = static_cast<cuda::std::uint16_t>(s.offset[j]);
-      if (j < p.buckets) {
-        if (s.count[j] > tile / 8) { *s.skewed = x; }
-        s.total[j] += s.count[j];
-        s.count[j] = 0;  // for the next tile (every rank of this one is taken)
-      }
-    }
-#  pragma unroll
-    for (int k = 0; k < Items; ++k) {  // samples in no bin write a spare slot past the tile: no branch
-      const unsigned r = (rank[k / 2] >> (k % 2 * 16)) & 0xffffu;
-      const unsigned at = s.offset[bin[k] != none ? bin[k] >> p.slice_bits : p.buckets] + r;
-      s.staged[bin[k] != none ? at : tile] = static_cast<cuda::std::uint16_t>(bin[k] & mask);
-    }
+    publish_scatter_tile<Threads>(s, p, x, t, tile);
+    stage_scatter_tile(s, p, tile, bin, rank);
     __syncthreads();
     skewed = *s.skewed == x;
     const unsigned vectors = (s.offset[p.buckets] + 7) / 8;  // the tile's keys, the last vector's tail unused
@@ -229,30 +277,188 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     // No barrier here: the next tile writes counts, offsets, the skew flag and staged keys only past the barrier
     // that opens its scan, which every thread reaches after writing this tile's keys out.
   }
-  for (int j = t; j < p.buckets; j += Threads) {
-    if (s.total[j] != 0) { atomicAdd(p.sizes + j, s.total[j]); }
+  finish_scatter<Threads>(s, p, t, empty);
+}
+
+/**
+ * One warp's round of 32 tiles in the bucket pass: lane l's run is tile x0 + l's keys of the bucket, [lo, hi) of
+ * the chunk's keys (run_bounds: both table entries, 16 bits each), in the 16-byte vectors [lo / 8, (hi + 7) / 8),
+ * vectors [incl - len, incl) of the warp's sequence of the round's runs.
+ */
+template <int Gather>
+struct key_round {
+  unsigned x0, run_bounds, incl, total, shift;
+  unsigned run_end;  // the end of `run` in the sequence
+  int run = 0;       // the lane whose run holds this lane's next vector
+  bool long_runs;    // 16 vectors or more per run on average
+
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE key_round(unsigned x0, unsigned run_bounds, int lane)
+      : x0(x0), run_bounds(run_bounds) {
+    constexpr unsigned all = 0xffffffffu, tile = partition_tile;
+    const unsigned lo = (x0 + lane) * tile + (run_bounds & 0xffffu), hi = (x0 + lane) * tile + (run_bounds >> 16);
+    const unsigned len = hi > lo ? (hi + 7) / 8 - lo / 8 : 0u;
+    incl = warp_inclusive_sum(len, lane);
+    total = __shfl_sync(all, incl, 31);
+    shift = lo / 8 - (incl - len);  // the sequence's vector g of this run: vectors[shift + g]
+    run_end = __shfl_sync(all, incl, 0);
+    long_runs = total >= 32 * 16;
   }
-  // Samples in no bin are counted by the spare counters (with the empty slots): no per-sample count.
-  if (t < 32 && p.ignored != nullptr) {
-    const unsigned long long spare = s.count[p.buckets + t];  // below 2^32: the chunk's samples are
-    add_ignored(t == 0 ? spare - empty : spare, p.ignored);   // modulo 2^64: the warp's sum is exact
+
+  /// The lane whose run holds vector g of the sequence (g < total), once some lane's vector left its run: long
+  /// runs step forward (a lane passes at most a few run ends per 32 vectors), short ones take a binary search.
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE void find_run(unsigned g) {
+    constexpr unsigned all = 0xffffffffu;
+    if (long_runs) {
+      bool past = g < total && g >= run_end;
+      do {
+        run += past;
+        run_end = __shfl_sync(all, incl, run);
+        past = g < total && g >= run_end;
+      } while (__any_sync(all, past));
+    } else {
+      run = 0;
+#  pragma unroll
+      for (int step = 16; step >= 1; step /= 2) {
+        if (__shfl_sync(all, incl, run + step - 1) <= g) { run += step; }
+      }
+      run_end = __shfl_sync(all, incl, run);
+    }
   }
+
+  /// Vectors [g0, g0 + 32 * Gather) of the sequence: each lane's Gather vectors' loads issued, and the mask of their
+  /// keys in the run, [lo - 8 * vector, hi - 8 * vector) clipped to [0, 8) (none past the sequence).
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE void fetch(const uint4* vectors, unsigned g0, int lane,
+                                              unsigned (&in_run)[Gather], uint4 (&keys)[Gather]) {
+    constexpr unsigned all = 0xffffffffu, tile = partition_tile;
+#  pragma unroll
+    for (int u = 0; u < Gather; ++u) {
+      const unsigned g = g0 + u * 32 + lane;
+      if (__any_sync(all, g < total && g >= run_end)) { find_run(g); }
+      const unsigned vector = __shfl_sync(all, shift, run) + g;  // every lane shuffles, then selects
+      const unsigned of_run = __shfl_sync(all, run_bounds, run), first = (x0 + run) * tile - vector * 8;
+      const int begin = static_cast<int>(first + (of_run & 0xffffu));
+      const int end = static_cast<int>(first + (of_run >> 16));
+      const unsigned head = begin > 0 ? 0xffu << begin : 0xffu, tail = end < 8 ? (1u << end) - 1u : 0xffu;
+      in_run[u] = g < total ? head & tail : 0u;
+      if (g < total) { keys[u] = __ldg(vectors + vector); }
+    }
+  }
+};
+
+/// Counts fetched vectors' keys in the run (counters: the padded counters' shared address); a key outside it counts
+/// in a spare word of the lane's (spare: key 0's; key q's is 32 q words on): no branch around the atomic (ptxas
+/// turns a predicated one into a branch), lanes' spare words share no bank, and a lane's atomics in a row do not
+/// wait on one word.
+template <int Gather>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_gathered_keys(unsigned counters, unsigned spare,
+                                                          const unsigned (&in_run)[Gather],
+                                                          const uint4 (&keys)[Gather]) {
+#  pragma unroll
+  for (int u = 0; u < Gather; ++u) {
+    if (__all_sync(0xffffffffu, in_run[u] == 0)) { continue; }  // past the warp's sequence: no atomics
+    const unsigned words[4] = {keys[u].x, keys[u].y, keys[u].z, keys[u].w};
+#  pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      const unsigned k = (words[q / 2] >> (q % 2 * 16)) & 0xffffu;
+      // word key + key / 32: keys a multiple of 32 apart fall on different banks
+      const unsigned word = in_run[u] & (1u << q) ? counters + (k + (k >> 5)) * 4u : spare + q * 128u;
+      asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(word) : "memory");
+    }
+  }
+}
+
+/// One warp's share of an item, tiles [warp_first, warp_end) of bucket `row / tiles`'s row of the table: 32 tiles
+/// a round, the next round's bounds read while this one's keys are counted, and two batches of Gather vectors per
+/// lane in flight (the next batch's loads issued before this one's keys are counted).
+template <int Gather>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, unsigned row, unsigned warp_first,
+                                                       unsigned warp_end, int lane, unsigned counters,
+                                                       unsigned spare) {
+  const auto* vectors = reinterpret_cast<const uint4*>(p.keys);
+  auto bounds = [&](unsigned x0) {  // lane l's run's bounds in tile x0 + l (both table entries in one word)
+    const unsigned x = x0 + lane;
+    return x < warp_end ? p.starts[row + x] | static_cast<unsigned>(p.starts[row + p.tiles + x]) << 16 : 0u;
+  };
+  unsigned next = bounds(warp_first);
+  for (unsigned x0 = warp_first; x0 < warp_end; x0 += 32) {
+    const unsigned run_bounds = next;
+    next = bounds(x0 + 32);  // read while this round's keys are counted
+    key_round<Gather> round(x0, run_bounds, lane);
+    unsigned in_run[Gather];
+    uint4 keys[Gather];
+    round.fetch(vectors, 0, lane, in_run, keys);
+    for (unsigned g0 = 0; g0 < round.total; g0 += 32 * Gather) {  // warp-uniform: every lane shuffles
+      unsigned next_in_run[Gather] = {};
+      uint4 next_keys[Gather];
+      if (g0 + 32 * Gather < round.total) { round.fetch(vectors, g0 + 32 * Gather, lane, next_in_run, next_keys); }
+      count_gathered_keys<Gather>(counters, spare, in_run, keys);
+#  pragma unroll
+      for (int u = 0; u < Gather; ++u) {
+        in_run[u] = next_in_run[u];
+        keys[u] = next_keys[u];
+      }
+    }
+  }
+}
+
+/// Adds a bucket's counters (padded, `limit` bins from out) into the output, Flush per thread at a time so their
+/// reads of the output are in flight together (4 for 8-byte counters: 8 of those spilled registers): plainly where
+/// one block counted the whole bucket (parts == 1), else by atomics.
+template <int Threads, class Counter>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void flush_bucket(const unsigned* counters, Counter* out, int limit, unsigned parts,
+                                                   int t) {
+  constexpr int Flush = sizeof(Counter) > 4 ? 4 : 8;
+  for (int i0 = t; i0 < limit; i0 += Threads * Flush) {
+    unsigned c[Flush];
+#  pragma unroll
+    for (int f = 0; f < Flush; ++f) {
+      const int i = i0 + f * Threads;
+      c[f] = i < limit ? counters[i + (i >> 5)] : 0u;
+    }
+    if (parts == 1) {
+      Counter sum[Flush];
+#  pragma unroll
+      for (int f = 0; f < Flush; ++f) {
+        if (c[f] != 0) { sum[f] = out[i0 + f * Threads] + static_cast<Counter>(c[f]); }
+      }
+#  pragma unroll
+      for (int f = 0; f < Flush; ++f) {
+        if (c[f] != 0) { out[i0 + f * Threads] = sum[f]; }
+      }
+    } else {
+#  pragma unroll
+      for (int f = 0; f < Flush; ++f) {
+        if (c[f] != 0) { atomic_add<false>(out + i0 + f * Threads, static_cast<Counter>(c[f])); }
+      }
+    }
+  }
+}
+
+/// The bucket of `item`: the last j with items[j] <= item (every bucket has an item).
+ONCHIP_DEVICE ONCHIP_FORCEINLINE int bucket_of_item(const unsigned* items, int buckets, unsigned item) {
+  int lo = 0, hi = buckets;
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (items[mid] <= item) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
 }
 
 /**
  * The bucket pass: items are buckets, a bucket of more than item_keys keys split into parts of near-equal tile
  * ranges; a block zeroes one bucket's counters, counts its item's keys with one shared atomic each, and adds the
  * non-zero counters into the output (plainly where the item is the whole bucket: no other block adds to those
- * bins in this launch). Each warp takes an equal share of the item's tiles, 32 at a time: its lanes read the 32
- * runs' bounds from the table (coalesced), and gather the 16-byte vectors holding the runs' keys as one sequence,
- * two batches of Gather vectors per lane in flight, counting each vector's keys of the run (and its other keys in
- * spare words).
+ * bins in this launch). Each warp takes an equal share of the item's tiles (an item of a few tiles with long runs
+ * keeps every warp busy too), 32 at a time: its lanes read the 32 runs' bounds from the table (coalesced), and
+ * gather the 16-byte vectors holding the runs' keys as one sequence, two batches of Gather vectors per lane in
+ * flight, counting each vector's keys of the run (and its other keys in spare words).
  */
 template <int Threads, int Gather, class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const partition_args& p) {
-  using counter_t = typename Job::counter_t;
-  constexpr unsigned all = 0xffffffffu;
-  constexpr unsigned tile = partition_tile;  // the scatter's
   const auto s = onchip::carve(partition_bins_layout{p.slice_bits, p.buckets});
   const int t = static_cast<int>(threadIdx.x), lane = t % 32;
   const int slice = 1 << p.slice_bits;
@@ -267,153 +473,24 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   // This lane's spare word for a vector's key 0; key q's is 32 q words on.
   const auto spare = static_cast<unsigned>(__cvta_generic_to_shared(s.spare + lane));
   for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
-    int lo = 0, hi = p.buckets;  // the bucket: the last j with items[j] <= item (every bucket has an item)
-    while (hi - lo > 1) {
-      const int mid = (lo + hi) / 2;
-      if (s.items[mid] <= item) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    const int j = lo;
+    const int j = bucket_of_item(s.items, p.buckets, item);
     const unsigned parts = s.items[j + 1] - s.items[j], part = item - s.items[j];
     const unsigned first_tile = share_begin(p.tiles, part, parts), end_tile = share_begin(p.tiles, part + 1, parts);
     for (int i = t; i < padded_words(slice) / 4; i += Threads) {
       reinterpret_cast<uint4*>(s.counters)[i] = make_uint4(0, 0, 0, 0);
     }
     __syncthreads();
-    const unsigned row = static_cast<unsigned>(j) * p.tiles;  // bucket j's row of the table (below 2^32 entries)
-    const auto* vectors = reinterpret_cast<const uint4*>(p.keys);
-    // Each warp takes an equal share of the item's tiles, 32 at a time (an item of a few tiles with long runs
-    // keeps every warp busy too).
     const unsigned span = end_tile - first_tile, warp = t / 32, warps = Threads / 32;
-    const unsigned warp_first = first_tile + share_begin(span, warp, warps);
-    const unsigned warp_end = first_tile + share_begin(span, warp + 1, warps);
-    // Lane l's run in a round of 32 tiles: tile x0 + l's keys of bucket j, [lo, hi) of the chunk's, from the
-    // table; the next round's bounds are read while this one's keys are counted.
-    // (Both table entries, 16 bits each, in one word.)
-    auto bounds = [&](unsigned x0) {
-      const unsigned x = x0 + lane;
-      return x < warp_end ? p.starts[row + x] | static_cast<unsigned>(p.starts[row + p.tiles + x]) << 16 : 0u;
-    };
-    unsigned next = bounds(warp_first);
-    for (unsigned x0 = warp_first; x0 < warp_end; x0 += 32) {
-      // The run is in the 16-byte vectors [lo / 8, (hi + 7) / 8), vectors [incl - len, incl) of the warp's
-      // sequence.
-      const unsigned run_bounds = next, lo = (x0 + lane) * tile + (run_bounds & 0xffffu);
-      const unsigned hi = (x0 + lane) * tile + (run_bounds >> 16);
-      next = bounds(x0 + 32);
-      const unsigned len = hi > lo ? (hi + 7) / 8 - lo / 8 : 0u;
-      const unsigned incl = warp_inclusive_sum(len, lane);
-      const unsigned total = __shfl_sync(all, incl, 31);
-      const unsigned shift = lo / 8 - (incl - len);  // the sequence's vector g of this run: vectors[shift + g]
-      int run = 0;                                   // the lane whose run holds this lane's next vector
-      unsigned run_end = __shfl_sync(all, incl, 0);
-      const bool long_runs = total >= 32 * 16;  // 16 vectors or more per run on average
-      // Vectors [g0, g0 + 32 * Gather) of the warp's sequence: each lane's Gather vectors' loads issued, and the
-      // mask of their keys in the run, [lo - 8 * vector, hi - 8 * vector) clipped to [0, 8) (none past the
-      // sequence).
-      auto fetch = [&](unsigned g0, unsigned(&in_run)[Gather], uint4(&keys)[Gather]) {
-#  pragma unroll
-        for (int u = 0; u < Gather; ++u) {
-          const unsigned g = g0 + u * 32 + lane;
-          if (__any_sync(all, g < total && g >= run_end)) {
-            // Some lane's key left its run: every lane finds its run, the first whose incl exceeds g (runs may
-            // be empty; g < total, so some run's does). Long runs: a lane passes at most a few run ends per 32
-            // vectors, so it steps forward; short ones take a binary search.
-            if (long_runs) {
-              bool past = g < total && g >= run_end;
-              do {
-                run += past;
-                run_end = __shfl_sync(all, incl, run);
-                past = g < total && g >= run_end;
-              } while (__any_sync(all, past));
-            } else {
-              run = 0;
-#  pragma unroll
-              for (int step = 16; step >= 1; step /= 2) {
-                if (__shfl_sync(all, incl, run + step - 1) <= g) { run += step; }
-              }
-              run_end = __shfl_sync(all, incl, run);
-            }
-          }
-          const unsigned vector = __shfl_sync(all, shift, run) + g;  // every lane shuffles, then selects
-          const unsigned of_run = __shfl_sync(all, run_bounds, run), first = (x0 + run) * tile - vector * 8;
-          const int begin = static_cast<int>(first + (of_run & 0xffffu));
-          const int end = static_cast<int>(first + (of_run >> 16));
-          const unsigned head = begin > 0 ? 0xffu << begin : 0xffu, tail = end < 8 ? (1u << end) - 1u : 0xffu;
-          in_run[u] = g < total ? head & tail : 0u;
-          if (g < total) { keys[u] = __ldg(vectors + vector); }
-        }
-      };
-      // Counts fetched vectors' keys in the run; a key outside it counts in a spare word of the lane's, one per
-      // key of a vector: no branch around the atomic (ptxas turns a predicated one into a branch), lanes' spare
-      // words share no bank, and a lane's atomics in a row do not wait on one word.
-      auto count = [&](const unsigned(&in_run)[Gather], const uint4(&keys)[Gather]) {
-#  pragma unroll
-        for (int u = 0; u < Gather; ++u) {
-          if (__all_sync(all, in_run[u] == 0)) { continue; }  // past the warp's sequence: no atomics
-          const unsigned words[4] = {keys[u].x, keys[u].y, keys[u].z, keys[u].w};
-#  pragma unroll
-          for (int q = 0; q < 8; ++q) {
-            const unsigned k = (words[q / 2] >> (q % 2 * 16)) & 0xffffu;
-            // word key + key / 32: keys a multiple of 32 apart fall on different banks
-            const unsigned word = in_run[u] & (1u << q) ? counters + (k + (k >> 5)) * 4u : spare + q * 128u;
-            asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(word) : "memory");
-          }
-        }
-      };
-      // Two batches in flight: the next batch's loads are issued before this one's keys are counted.
-      unsigned in_run[Gather];
-      uint4 keys[Gather];
-      fetch(0, in_run, keys);
-      for (unsigned g0 = 0; g0 < total; g0 += 32 * Gather) {  // warp-uniform: every lane shuffles
-        unsigned next_in_run[Gather] = {};
-        uint4 next_keys[Gather];
-        if (g0 + 32 * Gather < total) { fetch(g0 + 32 * Gather, next_in_run, next_keys); }
-        count(in_run, keys);
-#  pragma unroll
-        for (int u = 0; u < Gather; ++u) {
-          in_run[u] = next_in_run[u];
-          keys[u] = next_keys[u];
-        }
-      }
-    }
+    count_warp_tiles<Gather>(p, static_cast<unsigned>(j) * p.tiles, first_tile + share_begin(span, warp, warps),
+                             first_tile + share_begin(span, warp + 1, warps), lane, counters, spare);
     __syncthreads();
     const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << p.slice_bits;
     const int limit = bins - first < static_cast<cuda::std::size_t>(slice) ? static_cast<int>(bins - first) : slice;
-    // Flush counters per thread at a time, so their reads of the output are in flight together (4 for 8-byte
-    // counters: 8 of those spilled registers).
-    constexpr int Flush = sizeof(counter_t) > 4 ? 4 : 8;
-    counter_t* out = job.hist[0] + first;
-    for (int i0 = t; i0 < limit; i0 += Threads * Flush) {
-      unsigned c[Flush];
-#  pragma unroll
-      for (int f = 0; f < Flush; ++f) {
-        const int i = i0 + f * Threads;
-        c[f] = i < limit ? s.counters[i + (i >> 5)] : 0u;
-      }
-      if (parts == 1) {
-        counter_t sum[Flush];
-#  pragma unroll
-        for (int f = 0; f < Flush; ++f) {
-          if (c[f] != 0) { sum[f] = out[i0 + f * Threads] + static_cast<counter_t>(c[f]); }
-        }
-#  pragma unroll
-        for (int f = 0; f < Flush; ++f) {
-          if (c[f] != 0) { out[i0 + f * Threads] = sum[f]; }
-        }
-      } else {
-#  pragma unroll
-        for (int f = 0; f < Flush; ++f) {
-          if (c[f] != 0) { atomic_add<false>(out + i0 + f * Threads, static_cast<counter_t>(c[f])); }
-        }
-      }
-    }
+    flush_bucket<Threads>(s.counters, job.hist[0] + first, limit, parts, t);
     __syncthreads();
   }
 }
+
 template <class Job, int Threads, int MinBlocks, int Items>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks))
     partition_scatter_kernel(Job job, partition_args p) {

@@ -111,6 +111,37 @@ struct no_slices {
 };
 
 /**
+ * One weighted channel on the whole grid whose weights pair with the samples (weights_pair_with): each round
+ * issues the weights' 16-byte loads beside the samples' (reading a weight only once its sample arrived costs a
+ * second trip to memory), and count(channel, sample, weight) counts each; returns whether it counted the job (else
+ * the caller walks the samples one weight at a time).
+ */
+template <int Vectors, class Job, class Count>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE bool count_weight_pairs(const Job& job, const kernel_args& a, Count& count,
+                                                         unsigned long long& ignored) {
+  using sample_t = typename Job::sample_t;
+  constexpr int per_vector = items_per_16b<sample_t> > 0 ? items_per_16b<sample_t> : 1;
+  if constexpr (Job::weighted && Job::channels == 1 && !Job::segmented && per_vector > 1) {
+    if (a.walk == traversal::whole_grid && job.rows == 1 && weights_pair_with(job.samples, job.weights)) {
+      using weight_t = typename Job::weight_t;
+      constexpr cuda::std::integral_constant<int, 0> only{};
+      auto on_pair = [&](const vec<sample_t, per_vector>& items, const vec<weight_t, per_vector>& ws,
+                         cuda::std::size_t) {
+        unsigned missed = 0;
+#  pragma unroll
+        for (int k = 0; k < per_vector; ++k) { missed += count(only, items[k], ws[k]); }
+        ignored += missed;
+      };
+      auto on_pair_item = [&](sample_t v, weight_t w, cuda::std::size_t) { ignored += count(only, v, w); };
+      for_each_vectors<Vectors, cache::stream>(job.samples, job.row_samples, grid_rank(), grid_threads(), on_pair,
+                                               on_pair_item, job.weights);
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
  * Bins every sample and calls add(channel, bin, valid, weight) (channel as an integral_constant, bin within the
  * channel, valid = whether it falls in a bin; kernels send invalid samples to a spare counter, so no branch is
  * taken per sample); returns how many fell in no bin, or 0 when `SpareCounts` (the kernel reads that from its
@@ -159,25 +190,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job,
     for (int k = 0; k < per_vector; ++k) { missed += visit(items[k], i + k); }
     ignored += missed;
   };
-  if constexpr (Job::weighted && C == 1 && !Job::segmented && per_vector > 1) {
-    if (a.walk == traversal::whole_grid && job.rows == 1 && weights_pair_with(job.samples, job.weights)) {
-      using weight_t = typename Job::weight_t;
-      constexpr cuda::std::integral_constant<int, 0> only{};
-      auto on_pair = [&](const vec<sample_t, per_vector>& items, const vec<weight_t, per_vector>& ws,
-                         cuda::std::size_t) {
-        unsigned missed = 0;
-#  pragma unroll
-        for (int k = 0; k < per_vector; ++k) { missed += count(only, items[k], ws[k]); }
-        ignored += missed;
-      };
-      auto on_pair_item = [&](sample_t v, weight_t w, cuda::std::size_t) { ignored += count(only, v, w); };
-      // The weights' loads in flight beside the samples' (reading a weight only once its sample arrived costs a
-      // second trip to memory).
-      for_each_vectors<Vectors, cache::stream>(job.samples, job.row_samples, grid_rank(), grid_threads(), on_pair,
-                                               on_pair_item, job.weights);
-      return ignored;
-    }
-  }
+  if (count_weight_pairs<Vectors>(job, a, count, ignored)) { return ignored; }
   walk_samples<Vectors>(job, a, on_vector, [&](sample_t v, cuda::std::size_t i) { ignored += visit(v, i); }, around);
   return ignored;
 }
