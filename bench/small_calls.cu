@@ -51,6 +51,18 @@ struct padding {
 // block's share of it at the start of a cooperative launch, the blocks meeting at the grid's barrier before adding.
 enum class zeroing { memset, one_block, grid_barrier };
 
+// This block's share of the whole grid's samples (f32 in [0, 1), 1024 bins), one shared atomic each.
+template <int Threads>
+__device__ __forceinline__ void count_share(const float4* in, std::size_t n, unsigned* count) {
+  bench::grid_vectors<Threads, 4>(reinterpret_cast<const uint4*>(in), n, [&](const uint4& v) {
+    const float x[4] = {__uint_as_float(v.x), __uint_as_float(v.y), __uint_as_float(v.z), __uint_as_float(v.w)};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      if (x[k] >= 0.0f && x[k] < 1.0f) { atomicAdd(count + min(static_cast<int>(x[k] * bins), bins - 1), 1u); }
+    }
+  });
+}
+
 // The template switches turn on what the library's kernel does beyond the least kernel, one at a time: counters
 // in dynamic shared memory; the output's zeroing; launch bounds of two blocks per SM; kernel parameters of
 // ParamBytes.
@@ -69,13 +81,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
   cg::grid_group::arrival_token token{};
   if (grid_wide) { token = cg::this_grid().barrier_arrive(); }  // synchronizes the block too
   __syncthreads();
-  bench::grid_vectors<threads, 4>(reinterpret_cast<const uint4*>(in), n, [&](const uint4& v) {
-    const float x[4] = {__uint_as_float(v.x), __uint_as_float(v.y), __uint_as_float(v.z), __uint_as_float(v.w)};
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      if (x[k] >= 0.0f && x[k] < 1.0f) { atomicAdd(count + min(static_cast<int>(x[k] * bins), bins - 1), 1u); }
-    }
-  });
+  count_share<threads>(in, n, count);
   if (grid_wide) { cg::this_grid().barrier_wait(std::move(token)); }
   __syncthreads();
   for (int b = threadIdx.x; b < bins; b += threads) {
@@ -100,13 +106,7 @@ __global__ void __launch_bounds__(Threads) cluster_kernel(const float4* in, std:
   cg::cluster_group cluster = cg::this_cluster();
   for (int b = threadIdx.x; b < bins; b += Threads) { count[b] = 0; }
   __syncthreads();
-  bench::grid_vectors<Threads, 4>(reinterpret_cast<const uint4*>(in), n, [&](const uint4& v) {
-    const float x[4] = {__uint_as_float(v.x), __uint_as_float(v.y), __uint_as_float(v.z), __uint_as_float(v.w)};
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      if (x[k] >= 0.0f && x[k] < 1.0f) { atomicAdd(count + min(static_cast<int>(x[k] * bins), bins - 1), 1u); }
-    }
-  });
+  count_share<Threads>(in, n, count);
   cluster.sync();
   const unsigned blocks = cluster.num_blocks();
   for (unsigned b = cluster.block_rank() + blocks * threadIdx.x; b < bins; b += blocks * Threads) {
