@@ -64,6 +64,35 @@ struct shared_counters {
   }
 };
 
+/// Packed 16-bit counters (two positions a word) and where a wrapped half's counts go: the output bin that
+/// out_of(position) gives, in `carry` (the first channel's output), or `missed` for positions of no bin.
+template <class OutOf>
+struct packed_adder {
+  unsigned* words;
+  unsigned* carry;
+  unsigned positions;
+  OutOf out_of;
+  long long missed = 0;
+
+  /// Adds `count` to position b; returns the word before. 1 + (b & 1) * 0xffff is one in b's half (two
+  /// instructions).
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned add(unsigned b, unsigned count) const {
+    return atomicAdd_block(words + (b >> 1), count * (1u + (b & 1u) * 0xffffu));
+  }
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE void credit(unsigned b, unsigned amount) {
+    if (const int o = out_of(b); o >= 0) {
+      atomicAdd(carry + o, amount);
+    } else {
+      missed += static_cast<int>(amount);  // 0xffffffff: one less
+    }
+  }
+  /// The credits of an add to position b that wrapped its half (code: packed16_wrap's).
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE void carry_out(unsigned b, unsigned code) {
+    credit(b, 65536u);
+    if ((b & 1u) == 0 && b + 1 < positions) { credit(b + 1, packed16_high_credit(code)); }  // the high half's
+  }
+};
+
 /**
  * One channel of packed 16-bit counters, `positions` of them (position p in half p % 2 of word p / 2),
  * unweighted, carrying into the 32-bit output; bin_of(sample) is a position, and out_of(position) the output bin
@@ -79,29 +108,12 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job jo
                                                                     unsigned positions, OutOf out_of) {
   using sample_t = typename Job::sample_t;
   constexpr int per_vector = items_per_16b<sample_t> > 0 ? items_per_16b<sample_t> : 1;
-  auto* const carry = reinterpret_cast<unsigned*>(job.hist[0]);
-  long long missed = 0;
-  // Adds `count` to position b; returns the word before. 1 + (b & 1) * 0xffff is one in b's half (two
-  // instructions).
-  auto add = [&](unsigned b, unsigned count) {
-    return atomicAdd_block(words + (b >> 1), count * (1u + (b & 1u) * 0xffffu));
-  };
-  auto credit = [&](unsigned b, unsigned amount) {
-    if (const int o = out_of(b); o >= 0) {
-      atomicAdd(carry + o, amount);
-    } else {
-      missed += static_cast<int>(amount);  // 0xffffffff: one less
-    }
-  };
-  auto carry_out = [&](unsigned b, unsigned code) {
-    credit(b, 65536u);
-    if ((b & 1u) == 0 && b + 1 < positions) { credit(b + 1, packed16_high_credit(code)); }  // the high half's
-  };
+  packed_adder<OutOf> p{words, reinterpret_cast<unsigned*>(job.hist[0]), positions, out_of};
   auto on_vector = [&](const vec<sample_t, per_vector>& items, cuda::std::size_t) {
     if constexpr (per_vector > 1) {
       if (vector_is_constant<sample_t>(reinterpret_cast<const uint4&>(items))) {
         const unsigned b = bin_of(items[0]);
-        if (const unsigned code = packed16_wrap(add(b, per_vector), b, per_vector)) { carry_out(b, code); }
+        if (const unsigned code = packed16_wrap(p.add(b, per_vector), b, per_vector)) { p.carry_out(b, code); }
         return;
       }
     }
@@ -113,23 +125,23 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job jo
 #  pragma unroll
       for (int k = 0; k < batch; ++k) { b[k] = bin_of(items[k0 + k]); }
 #  pragma unroll
-      for (int k = 0; k < batch; ++k) { old[k] = add(b[k], 1u); }
+      for (int k = 0; k < batch; ++k) { old[k] = p.add(b[k], 1u); }
 #  pragma unroll
       for (int k = 0; k < batch; ++k) { any |= packed16_full(old[k], b[k]); }
       if (any) {  // rare: at most once per 65536 adds to a counter
 #  pragma unroll
         for (int k = 0; k < batch; ++k) {
-          if (const unsigned code = packed16_wrap(old[k], b[k], 1u)) { carry_out(b[k], code); }
+          if (const unsigned code = packed16_wrap(old[k], b[k], 1u)) { p.carry_out(b[k], code); }
         }
       }
     }
   };
   auto on_item = [&](sample_t v, cuda::std::size_t) {
     const unsigned b = bin_of(v);
-    if (const unsigned code = packed16_wrap(add(b, 1u), b, 1u)) { carry_out(b, code); }
+    if (const unsigned code = packed16_wrap(p.add(b, 1u), b, 1u)) { p.carry_out(b, code); }
   };
   walk_samples<Vectors>(job, a, on_vector, on_item, no_slices{});
-  return static_cast<unsigned long long>(missed);
+  return static_cast<unsigned long long>(p.missed);
 }
 
 /// A 16-bit sample's bits, as a position of packed counters.
