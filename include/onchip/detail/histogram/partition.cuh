@@ -292,8 +292,8 @@ struct key_round {
   int run = 0;       // the lane whose run holds this lane's next vector
   bool long_runs;    // 16 vectors or more per run on average
 
-  ONCHIP_DEVICE ONCHIP_FORCEINLINE key_round(unsigned x0, unsigned run_bounds, int lane)
-      : x0(x0), run_bounds(run_bounds) {
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE key_round(unsigned first_tile, unsigned bounds, int lane)
+      : x0(first_tile), run_bounds(bounds) {
     constexpr unsigned all = 0xffffffffu, tile = partition_tile;
     const unsigned lo = (x0 + lane) * tile + (run_bounds & 0xffffu), hi = (x0 + lane) * tile + (run_bounds >> 16);
     const unsigned len = hi > lo ? (hi + 7) / 8 - lo / 8 : 0u;
