@@ -1,8 +1,9 @@
 // Layouts of a block's shared-memory byte histogram, measured side by side: each 256-thread block counts its own
 // 4 KiB tile of u8 samples into 256 bins and stores them (1 GiB of tiles), as the block primitive's benchmark
 // does, against cub::BlockHistogram (atomic algorithm) and a kernel of the same shape that only loads the tile and
-// stores 256 words (no layout can beat it). Then blocks that count 256 KiB each (a stream per block), with 256 and
-// 16 bins. Every histogram is compared with CUB's. This is what chose block_histogram's automatic layout.
+// stores 256 words (no layout can beat it), and two bounds for layouts of one copy (one_copy_bound). Then blocks
+// that count 256 KiB each (a stream per block), with 256 and 16 bins. Every histogram is compared with CUB's (the
+// bounds are not histograms). This is what chose block_histogram's automatic layout.
 //   bench_block_layouts [--out DIR] [--runs N] [--filter TEXT]
 #include <onchip/load.cuh>
 
@@ -47,6 +48,30 @@ __global__ void __launch_bounds__(threads) cub_atomic(const std::uint8_t* in, un
   histogram(temp).Histogram(samples, hist);
   __syncthreads();
   out[blockIdx.x * 256 + threadIdx.x] = hist[threadIdx.x];
+}
+
+// Bounds for any layout of one shared copy, not histograms: Count = false, what every such kernel does besides its
+// atomics (the tile's load first, a word zeroed per thread, a barrier, a plain store of its own word from the tile,
+// a barrier, the store of 256 words); Count = true, the same with the sixteen atomics a thread, each on a word that
+// the sample picks among the eight of its lane's bank (value % 8 x 32 + lane), so no warp's atomic meets a bank
+// conflict whatever the data.
+template <bool Count>
+__global__ void __launch_bounds__(threads) one_copy_bound(const std::uint8_t* in, unsigned* out) {
+  __shared__ unsigned s[256];
+  const uint4 v = load_tile(in, blockIdx.x);
+  s[threadIdx.x] = 0;
+  __syncthreads();
+  if constexpr (Count) {
+    const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+    for (int i = 0; i < items; ++i) {
+      atomicAdd_block(s + (byte_of(v, i) % 8) * 32 + lane, 1u);
+    }
+  } else {
+    s[threadIdx.x] = v.x ^ v.y ^ v.z ^ v.w;
+  }
+  __syncthreads();
+  out[blockIdx.x * 256 + threadIdx.x] = s[threadIdx.x];
 }
 
 // Copies laid out one after another, warp w on copy w % Copies (Copies = 1: one copy). LoadFirst: the tile's load
@@ -293,6 +318,12 @@ int main(int argc, char** argv) {
         "same-shape read", [&] { read_only<<<grid, threads>>>(in, out); }, 1, 0, false);
     run(
         "cub::BlockHistogram ATOMIC", [&] { cub_atomic<<<grid, threads>>>(in, out); }, 1, 0, true);
+    run(
+        "bound: zeroed, stored, two barriers, no count", [&] { one_copy_bound<false><<<grid, threads>>>(in, out); },
+        1, 0, false);
+    run(
+        "bound: one copy, atomics without bank conflicts", [&] { one_copy_bound<true><<<grid, threads>>>(in, out); },
+        1, 0, false);
     run(
         "8 warp copies, load after zeroing", [&] { warp_copies<8, false><<<grid, threads>>>(in, out); }, 1, 0,
         true);
