@@ -79,6 +79,7 @@ struct packed_adder {
   ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned add(unsigned b, unsigned count) const {
     return atomicAdd_block(words + (b >> 1), count * (1u + (b & 1u) * 0xffffu));
   }
+  /// Adds `amount` (modulo 2^32: 0xffffffff takes one away) to position b's output bin, or to `missed`.
   ONCHIP_DEVICE ONCHIP_FORCEINLINE void credit(unsigned b, unsigned amount) {
     if (const int o = out_of(b); o >= 0) {
       atomicAdd(carry + o, amount);
