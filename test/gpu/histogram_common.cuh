@@ -150,7 +150,9 @@ std::vector<S> make_samples(std::size_t n, double lo, double hi, distribution d,
   return out;
 }
 
-/// Device copy of `host` ending exactly where its allocation ends, `offset_bytes` past a 256-byte boundary.
+/// Device copy of `host` ending exactly where its allocation ends, `offset_bytes` past a 256-byte boundary. Ready
+/// for any stream once constructed: a copy from pageable memory may still be in flight when cudaMemcpy returns, and a
+/// non-blocking stream does not wait for the legacy stream's work.
 template <class S>
 struct device_samples {
   onchip_test::device_buffer<unsigned char> buffer;
@@ -162,15 +164,18 @@ struct device_samples {
       ONCHIP_CUDA_REQUIRE(cudaMemcpy(buffer.data() + offset_bytes, host.data(), host.size() * sizeof(S),
                                      cudaMemcpyHostToDevice));
     }
+    ONCHIP_CUDA_REQUIRE(cudaDeviceSynchronize());
   }
 };
 
-/// Poisoned device histogram: every bin must be written.
+/// Poisoned device histogram: every bin must be written. Ready for any stream once constructed (cudaMemset runs on
+/// the legacy stream, asynchronously to the host, and a non-blocking stream does not wait for it).
 template <class C>
 struct device_hist {
   onchip_test::device_buffer<C> buffer;
   explicit device_hist(std::size_t bins) : buffer(bins) {
     ONCHIP_CUDA_REQUIRE(cudaMemset(buffer.data(), 0x5a, buffer.bytes()));
+    ONCHIP_CUDA_REQUIRE(cudaDeviceSynchronize());
   }
   std::vector<C> get() const {
     std::vector<C> h(buffer.size());
