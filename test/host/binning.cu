@@ -1,6 +1,7 @@
 // Host proofs of onchip's binners against independent references: exact 128-bit integer arithmetic for even
 // bins, the documented float formula, edges with nextafter, NaN, negative int8, half and bfloat16, binary search,
 // and range binning through the level grid against std::upper_bound.
+#include <onchip/detail/histogram/level_bitmap.cuh>
 #include <onchip/detail/histogram/level_grid.cuh>
 #include <onchip/detail/histogram/tuning.cuh>
 #include <onchip/histogram.cuh>
@@ -426,6 +427,32 @@ int reference_level_bin(X x, const std::vector<Level>& levels) {
   return static_cast<int>(it - levels.begin()) - 1;
 }
 
+// Builds a bitmap of `sub_cells` sub-cells over the levels (bitmap_entry_of, every entry from its definition) and
+// requires bitmap_range's bin of every sample to be the reference's; returns the share of marked entries (where a
+// sub-cell holds two or more levels and samples search).
+template <class X, class Level>
+double check_level_bitmap(const std::vector<Level>& levels, const std::vector<X>& samples, int sub_cells) {
+  const int bins = static_cast<int>(levels.size()) - 1;
+  onchip::detail::bitmap_range<X, Level> b;
+  b.levels = levels.data();
+  b.first = levels.front();
+  b.last = levels.back();
+  b.map = onchip::detail::cell_map<X, Level>::over(b.first, b.last, sub_cells);
+  std::vector<onchip::detail::bitmap_entry> entries;
+  int crowded = 0;
+  for (int w = 0; w < onchip::detail::bitmap_entries(sub_cells); ++w) {
+    entries.push_back(onchip::detail::bitmap_entry_of(levels.data(), bins, b.map, w));
+    crowded += (entries.back().below & onchip::detail::bitmap_crowded) != 0 ? 1 : 0;
+  }
+  REQUIRE(entries.back().below == static_cast<std::uint32_t>(bins));  // the end entry: every level counted
+  b.entries = entries.data();
+  for (const X x : samples) {
+    INFO("bitmap of " << sub_cells << " sub-cells, bins " << bins << " sample " << +x);
+    REQUIRE(b(x) == reference_level_bin(x, levels));
+  }
+  return static_cast<double>(crowded) / (entries.size() - 1);
+}
+
 // Builds the grid as the device does (`cells` cells, 0: tuning::level_cells; without the grid, one cell over all
 // levels) and returns the share of cells in which no sample searches (at most one level boundary); requires every
 // sample's bin to be the reference's, through quiet_range too where every cell is quiet.
@@ -475,6 +502,9 @@ double check_level_grid(const std::vector<Level>& levels, std::vector<X> samples
       REQUIRE(masked(x) == expected);
     }
   }
+  // The same levels through bitmaps: a coarse one whose entries crowd, and the one for levels in device memory.
+  check_level_bitmap(levels, samples, 64);
+  check_level_bitmap(levels, samples, onchip::detail::tuning::bitmap_sub_cells);
   return static_cast<double>(quiet) / cells;
 }
 

@@ -1,0 +1,143 @@
+// Range binning through a bitmap of sub-cells, for levels that stay in device memory (more than shared memory
+// holds beside the counters). The map of level_grid.cuh lays many more sub-cells over [first level, last level)
+// than there are levels, and shared memory keeps, per 32 sub-cells, one bit per sub-cell that holds a level and the
+// number of levels in lower sub-cells: 8 bytes per 32 sub-cells. A sample's bin is that number plus the levels of
+// its entry below its own sub-cell (a population count), and, only where its own sub-cell holds a level, one
+// compare with that level read from device memory. An entry in which a sub-cell holds two or more levels is marked
+// and its samples search the entry's levels instead.
+//
+// Why it is exact: the map never decreases and is the same for samples and levels, so for a sample x in sub-cell c
+// every level in a lower sub-cell lies below x and every level in a higher one above it (level_grid.cuh); the
+// levels of sub-cell c itself are the only ones to compare.
+#pragma once
+
+#include <onchip/detail/config.cuh>
+#include <onchip/detail/histogram/level_grid.cuh>
+
+#include <cuda/std/cstdint>
+
+#if defined(__CUDACC__)
+#  include <onchip/detail/block.cuh>
+#endif
+
+namespace onchip::detail {
+
+/// 32 sub-cells of a level bitmap: bit r set when sub-cell 32w + r holds one of levels[1..bins]; `below` the number
+/// of those levels in lower sub-cells, with bitmap_crowded set when a sub-cell of the entry holds two or more.
+struct bitmap_entry {
+  cuda::std::uint32_t bits;
+  cuda::std::uint32_t below;
+};
+
+inline constexpr cuda::std::uint32_t bitmap_crowded = 0x80000000u;
+
+/// Entries of a bitmap of `sub_cells` sub-cells (a multiple of 32): one per 32 of them, and an end entry whose
+/// `below` is the number of levels (where the last entry's search ends).
+ONCHIP_HOST_DEVICE constexpr int bitmap_entries(int sub_cells) { return sub_cells / 32 + 1; }
+
+/// Entry w of the bitmap that `map` lays over levels[0..bins] (w = map.cells / 32: the end entry), from its
+/// definition: a binary search of the levels and a walk over the entry's own (host reference and tests).
+template <class Map, class Level>
+ONCHIP_HOST_DEVICE bitmap_entry bitmap_entry_of(const Level* levels, int bins, const Map& map, int w) {
+  const int first_cell = w * 32;
+  const int below = first_cell < map.cells ? levels_below_cell(levels, bins, map, first_cell) : bins;
+  bitmap_entry e{0u, static_cast<cuda::std::uint32_t>(below)};
+  for (int i = below + 1; i <= bins && map(levels[i]) < first_cell + 32; ++i) {
+    const cuda::std::uint32_t bit = 1u << (map(levels[i]) - first_cell);
+    e.below |= (e.bits & bit) != 0 ? bitmap_crowded : 0u;
+    e.bits |= bit;
+  }
+  return e;
+}
+
+/**
+ * Range binning over levels in device memory and a bitmap of their sub-cells in shared memory: bin i holds
+ * levels[i] <= x < levels[i + 1], -1 for samples outside [levels[0], levels[bins]) and NaN, as bin_range and
+ * gridded_range. A sample reads one entry; it reads a level only where its own sub-cell holds one, and searches
+ * only in a marked entry (between the entry's `below` and the next entry's).
+ */
+template <class X, class Level>
+struct bitmap_range {
+  const Level* levels = nullptr;  // device memory
+  const bitmap_entry* entries = nullptr;
+  cell_map<X, Level> map{};  // map.cells sub-cells, a multiple of 32
+  Level first{}, last{};
+
+  template <class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample sample) const {
+    const auto x = arithmetic(sample);
+    const bool valid = !value_less(x, first) && value_less(x, last);  // false for NaN
+    const int c = map(x);
+    const int w = c / 32;
+    const cuda::std::uint32_t r = static_cast<cuda::std::uint32_t>(c % 32);
+    const bitmap_entry e = entries[w];
+    int b = static_cast<int>(e.below & ~bitmap_crowded);
+    if ((e.below & bitmap_crowded) != 0) {  // levels[b + 1 .. end] are the entry's: count those at or below x
+      int count = static_cast<int>(entries[w + 1].below & ~bitmap_crowded) - b;
+      while (count > 0) {
+        const int step = count / 2;
+        if (!value_less(x, levels[b + 1 + step])) {
+          b += step + 1;
+          count -= step + 1;
+        } else {
+          count = step;
+        }
+      }
+    } else {
+      b += popcount(e.bits & ((1u << r) - 1u));
+      if (((e.bits >> r) & 1u) != 0 && !value_less(x, levels[b + 1])) { ++b; }
+    }
+    return valid ? b : -1;
+  }
+
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE static int popcount(cuda::std::uint32_t v) {
+#if defined(__CUDA_ARCH__)
+    return __popc(v);
+#else
+    return __builtin_popcount(v);
+#endif
+  }
+};
+
+#if defined(__CUDACC__)
+/**
+ * Builds the `count` entries (bitmap_entries of map.cells) of the bitmap that `map` lays over levels[0..bins] in
+ * device memory into shared memory, with the whole block: every thread marks some levels (shared atomics on their
+ * entries' bits and counts), then warp 0 turns the counts into the numbers of levels below (a scan). Every thread
+ * must call it; the entries can be read on return.
+ */
+template <class Map, class Level>
+ONCHIP_DEVICE void build_bitmap(bitmap_entry* entries, int count, const Level* levels, int bins, const Map& map) {
+  for (int w = block_rank(); w < count; w += block_size()) { entries[w] = {0u, 0u}; }
+  __syncthreads();
+  for (int i = 1 + block_rank(); i <= bins; i += block_size()) {
+    const int c = map(levels[i]);
+    const cuda::std::uint32_t bit = 1u << (c % 32);
+    if ((atomicOr(&entries[c / 32].bits, bit) & bit) != 0) { atomicOr(&entries[c / 32].below, bitmap_crowded); }
+    atomicAdd(&entries[c / 32].below, 1u);  // at most 65536 levels: the count never reaches the mark's bit
+  }
+  __syncthreads();
+  if (block_rank() < 32) {  // lane l scans entries [l * run, (l + 1) * run)
+    const int lane = block_rank();
+    const int run = (count + 31) / 32;
+    const int begin = lane * run < count ? lane * run : count;
+    const int end = begin + run < count ? begin + run : count;
+    cuda::std::uint32_t total = 0;
+    for (int w = begin; w < end; ++w) { total += entries[w].below & ~bitmap_crowded; }
+    cuda::std::uint32_t before = total;  // inclusive scan over the lanes, then exclusive
+    for (int d = 1; d < 32; d *= 2) {
+      const cuda::std::uint32_t v = __shfl_up_sync(0xffffffffu, before, d);
+      before += lane >= d ? v : 0u;
+    }
+    before -= total;
+    for (int w = begin; w < end; ++w) {
+      const cuda::std::uint32_t own = entries[w].below & ~bitmap_crowded;
+      entries[w].below = before | (entries[w].below & bitmap_crowded);
+      before += own;
+    }
+  }
+  __syncthreads();
+}
+#endif
+
+}  // namespace onchip::detail
