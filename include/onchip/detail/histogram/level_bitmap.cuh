@@ -104,7 +104,7 @@ struct bitmap_range {
  * Builds the `count` entries (bitmap_entries of map.cells) of the bitmap that `map` lays over levels[0..bins] in
  * device memory into shared memory, with the whole block: every thread marks some levels (shared atomics on their
  * entries' bits and counts), then warp 0 turns the counts into the numbers of levels below (a scan). Every thread
- * must call it; the entries can be read on return.
+ * of the block (a whole number of warps) must call it; the entries can be read on return.
  */
 template <class Map, class Level>
 ONCHIP_DEVICE void build_bitmap(bitmap_entry* entries, int count, const Level* levels, int bins, const Map& map) {
