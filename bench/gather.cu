@@ -106,15 +106,15 @@ int main(int argc, char** argv) {
   for (unsigned log2 : {14u, 18u, 20u, 22u, 24u, 26u}) {
     const unsigned entries = 1u << log2;
     const std::string size = log2 >= 18 ? std::to_string((entries * 4u) >> 20) + " MiB" : std::to_string((entries * 4u) >> 10) + " KiB";
-    const auto add = [&](const char* name, double ms, int lookups) {
+    const auto add = [&](const char* name, int lookups, auto run) {  // run(): median ms, timed only if wanted
       if (!o.filter.empty() && (size + ", " + name).find(o.filter) == std::string::npos) { return; }
-      const double gbs = n * sizeof(float) / (ms * 1e6);
+      const double ms = run(), gbs = n * sizeof(float) / (ms * 1e6);
       t.add({size, name, bench::fixed(gbs), bench::fixed(100 * gbs / ceiling, 1),
              bench::fixed(lookups * n / (ms * 1e6), 0)});
     };
-    add("one lookup", run_ms<1, false>(o, in, n / 4, table, entries, out), 1);
-    add("two dependent lookups", run_ms<2, false>(o, in, n / 4, table, entries, out), 2);
-    add("one lookup and a shared atomic", run_ms<1, true>(o, in, n / 4, table, entries, out), 1);
+    add("one lookup", 1, [&] { return run_ms<1, false>(o, in, n / 4, table, entries, out); });
+    add("two dependent lookups", 2, [&] { return run_ms<2, false>(o, in, n / 4, table, entries, out); });
+    add("one lookup and a shared atomic", 1, [&] { return run_ms<1, true>(o, in, n / 4, table, entries, out); });
   }
   t.print();
   t.save(o.out, "gather.csv");

@@ -11,7 +11,8 @@
 //   sample in four with 65536 levels; the L2 serves those). In a marked entry the sample searches the entry's
 //   levels instead. The counters are 65536 packed 16-bit halves (128 KiB) without carry handling: exact while no
 //   bin of a block passes 65535 (true of these inputs, and checked by the comparison), so this is a bound on the
-//   design, not yet a histogram for every input.
+//   design, not yet a histogram for every input. This is the measured prototype, kept as it ran; the library's form
+//   of the structure is detail/histogram/level_bitmap.cuh (levels from the second on, a builder per block).
 //   bench_levels_bitmap [--out DIR] [--runs N] [--filter TEXT]
 #include <onchip/histogram.cuh>
 

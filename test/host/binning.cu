@@ -502,8 +502,10 @@ double check_level_grid(const std::vector<Level>& levels, std::vector<X> samples
       REQUIRE(masked(x) == expected);
     }
   }
-  // The same levels through bitmaps: a coarse one whose entries crowd, and the one for levels in device memory.
-  check_level_bitmap(levels, samples, 64);
+  // The same levels through bitmaps: a coarse one whose entries crowd (more than 64 levels above the first in 64
+  // sub-cells: some sub-cell holds two, so samples search), and the one for levels in device memory.
+  const double crowded = check_level_bitmap(levels, samples, 64);
+  CHECK((bins <= 64 || crowded > 0.0));
   check_level_bitmap(levels, samples, onchip::detail::tuning::bitmap_sub_cells);
   return static_cast<double>(quiet) / cells;
 }

@@ -42,8 +42,10 @@ ONCHIP_HOST_DEVICE bitmap_entry bitmap_entry_of(const Level* levels, int bins, c
   const int first_cell = w * 32;
   const int below = first_cell < map.cells ? levels_below_cell(levels, bins, map, first_cell) : bins;
   bitmap_entry e{0u, static_cast<cuda::std::uint32_t>(below)};
-  for (int i = below + 1; i <= bins && map(levels[i]) < first_cell + 32; ++i) {
-    const cuda::std::uint32_t bit = 1u << (map(levels[i]) - first_cell);
+  for (int i = below + 1; i <= bins; ++i) {
+    const int r = map(levels[i]) - first_cell;
+    if (r >= 32) { break; }
+    const cuda::std::uint32_t bit = 1u << r;
     e.below |= (e.bits & bit) != 0 ? bitmap_crowded : 0u;
     e.bits |= bit;
   }
