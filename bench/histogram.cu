@@ -248,11 +248,13 @@ void custom_case(context& c, dist d) {
 enum class spacing { square_root, logarithmic, even };
 
 // Range binning over `num_levels` levels spanning the samples' range [lo, hi): square-root spaced (finer towards
-// hi), log-spaced over three decades below hi, or even.
+// hi), log-spaced over three decades below hi, or even. `bitmaps` false: levels the plan would give a bitmap of
+// sub-cells keep the grid instead (the library without the bitmap, in the same run).
 template <class T, class Level>
-void range_case(context& c, int num_levels, dist d, spacing s, double lo, double hi) {
+void range_case(context& c, int num_levels, dist d, spacing s, double lo, double hi, bool bitmaps = true) {
   const std::string what = std::string(name(d)) + ", range binning" +
-                           (s == spacing::logarithmic ? ", log-spaced levels" : s == spacing::even ? ", even levels" : "");
+                           (s == spacing::logarithmic ? ", log-spaced levels" : s == spacing::even ? ", even levels" : "") +
+                           (bitmaps ? "" : ", grid instead of bitmap");
   if (!wanted(c, std::string(type_name<T>()) + ", " + std::to_string(num_levels - 1) + " bins, " + what)) { return; }
   const std::size_t n = c.bytes / sizeof(T);
   T* samples = fill<T>(c, d, lo, hi);
@@ -270,6 +272,7 @@ void range_case(context& c, int num_levels, dist d, spacing s, double lo, double
     return cub::DeviceHistogram::HistogramRange(t, b, samples, out, num_levels, levels, static_cast<long long>(n));
   };
   temp.prepare(cub_call);
+  const onchip::detail::level_bitmap_override use(bitmaps);
   measure(
       c, type_name<T>(), num_levels - 1, what, c.bytes, num_levels - 1,
       [&](unsigned* out) { BENCH_CHECK(onchip::histogram_range(samples, n, out, levels, num_levels)); },
@@ -494,8 +497,12 @@ int main(int argc, char** argv) {
   }
   for (dist d : {dist::uniform, dist::normal}) { range_case<float, float>(c, 1025, d, spacing::square_root, 0.0, 1.0); }
   range_case<float, float>(c, 64, dist::uniform, spacing::logarithmic, 0.0, 1.0);
-  for (dist d : {dist::uniform, dist::normal}) {  // levels in device memory (more than shared memory holds)
-    range_case<float, float>(c, 65536, d, spacing::square_root, 0.0, 1.0);
+  for (int num_levels : {40001, 65536}) {  // levels in device memory through a bitmap, and through the grid
+    for (dist d : {dist::uniform, dist::normal}) {
+      for (bool bitmaps : {true, false}) {
+        range_case<float, float>(c, num_levels, d, spacing::square_root, 0.0, 1.0, bitmaps);
+      }
+    }
   }
   for (dist d : {dist::uniform, dist::normal}) { range_case<std::uint16_t, int>(c, 257, d, spacing::even, 0.0, 65536.0); }
   rgba_case(c, dist::uniform);

@@ -259,7 +259,34 @@ ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crow
   }
 }
 
-ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels searched in device memory through the grid") {
+namespace {
+
+// The plan of histogram_range over `levels` for `n` floats on this device (with this thread's overrides).
+onchip::detail::launch_plan range_plan(const std::vector<float>& levels, std::size_t n) {
+  using namespace onchip::detail;
+  const range_binners<1, float> binners{{levels.data()}, {static_cast<int>(levels.size()) - 1}};
+  unsigned* const out[1] = {nullptr};
+  const float* const none = nullptr;
+  const auto job = make_job<1, 1>(none, sample_rows{n, 1, n * sizeof(float)}, unweighted, binners, out);
+  int device = 0;
+  device_limits limits{};
+  launch_plan plan{};
+  ONCHIP_CUDA_REQUIRE(plan_on_current_device(describe(job, false), device, limits, plan, "test"));
+  REQUIRE(plan.ok());
+  return plan;
+}
+
+// Whether this device gives a block the 192 KiB that 65535 bins of packed counters and the bitmap take (sm_90).
+bool bitmap_beside_65535_bins() {
+  int device = 0, optin = 0;
+  ONCHIP_CUDA_REQUIRE(cudaGetDevice(&device));
+  ONCHIP_CUDA_REQUIRE(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return optin >= 196624;
+}
+
+}  // namespace
+
+ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels in device memory, through a bitmap or the grid") {
   using P = histogram_path;
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
   const int count = onchip::detail::max_staged_bins + 1;  // 65536 float levels: 256 KiB, more than a block holds
@@ -280,25 +307,21 @@ ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels searched in
   // The plan keeps these levels in device memory: the call's own kernel, and the global kernel forced.
   const auto f32 = hist_test::make_samples<float>(n, -0.01, 1.01, distribution::uniform, 61);
   const auto near = hist_test::make_samples<float>(n, 0.499, 0.507, distribution::uniform, 62);
-  {
-    using namespace onchip::detail;
-    const range_binners<1, float> binners{{spread.data()}, {count - 1}};
-    unsigned* const out[1] = {nullptr};
-    const auto job = make_job<1, 1>(f32.data(), sample_rows{n, 1, n * sizeof(float)}, unweighted, binners, out);
-    int device = 0;
-    device_limits limits{};
-    launch_plan plan{};
-    ONCHIP_CUDA_REQUIRE(plan_on_current_device(describe(job, false), device, limits, plan, "test"));
-    REQUIRE(plan.ok());
-    CHECK_FALSE(plan.level_staged);
-  }
-  check_range_paths(f32, spread, {P::automatic, P::global_atomics});
-  check_range_paths(f32, clustered, {P::automatic, P::global_atomics});
-  check_range_paths(near, clustered, {P::automatic});  // most samples in the crowded cells
-  check_range_paths(f32, paired, {P::automatic, P::global_atomics});
   std::vector<float> on_levels(n);  // samples at the finite levels, so the one-value bins are hit
   for (std::size_t i = 0; i < n; ++i) { on_levels[i] = paired[1 + i % (count - 2)]; }
-  check_range_paths(on_levels, paired, {P::automatic});
+  for (bool bitmaps : {true, false}) {
+    INFO("bitmaps " << (bitmaps ? "on: through the bitmap where the plan gives it" : "off: through the grid"));
+    const onchip::detail::level_bitmap_override use(bitmaps);
+    const onchip::detail::launch_plan plan = range_plan(spread, n);
+    CHECK_FALSE(plan.level_staged);
+    CHECK((plan.level_bitmap || !bitmaps || !bitmap_beside_65535_bins()));
+    CHECK((!plan.level_bitmap || bitmaps));
+    check_range_paths(f32, spread, {P::automatic, P::global_atomics});
+    check_range_paths(f32, clustered, {P::automatic, P::global_atomics});
+    check_range_paths(near, clustered, {P::automatic});  // most samples in the crowded cells or entries
+    check_range_paths(f32, paired, {P::automatic, P::global_atomics});
+    check_range_paths(on_levels, paired, {P::automatic});
+  }
   // One level more is refused with a message.
   std::vector<float> too_many(count + 1);
   for (int i = 0; i <= count; ++i) { too_many[i] = static_cast<float>(i); }
@@ -310,6 +333,30 @@ ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels searched in
   const cudaError_t refused = onchip::histogram_range(in.data, n, hist.buffer.data(), d_levels.data(), count + 1);
   CHECK(refused == cudaErrorInvalidValue);
   CHECK(std::string(onchip::last_error_message()).find("at most 65536 levels") != std::string::npos);
+}
+
+ONCHIP_GPU_TEST_CASE("range binning of levels whose staging leaves only global atomics: a bitmap, shared counters") {
+  using P = histogram_path;
+  const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 7);
+  std::mt19937 rng(20261202);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> random(40000);  // 160 KiB of levels, their grid 32 KiB: on the H200 the global path held them
+  for (auto& l : random) { l = u(rng); }
+  std::sort(random.begin(), random.end());
+  random.erase(std::unique(random.begin(), random.end()), random.end());
+  const auto samples = hist_test::make_samples<float>(n, -1.1, 1.1, distribution::nan_laced, 71);
+  for (bool bitmaps : {true, false}) {
+    INFO("bitmaps " << (bitmaps ? "on" : "off"));
+    const onchip::detail::level_bitmap_override use(bitmaps);
+    const onchip::detail::launch_plan plan = range_plan(random, n);
+    if (plan.level_bitmap) {
+      CHECK(bitmaps);
+      CHECK_FALSE(plan.level_staged);
+      CHECK(plan.path != P::global_atomics);
+    }
+    if (bitmaps && bitmap_beside_65535_bins()) { CHECK(plan.level_bitmap); }
+    check_range_paths(samples, random, {P::automatic, P::global_atomics});
+  }
 }
 
 ONCHIP_GPU_TEST_CASE("16-bit range binning folds counted values into bins: carries past 65535 across bins") {

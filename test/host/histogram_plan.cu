@@ -121,6 +121,7 @@ void check_plan(const histogram_call& c, const device_limits& d) {
           onchip::smem_bytes(onchip::detail::layout_of(p.path, onchip::detail::planned_call(c, p), p.replicas)));
   }
   CHECK((!p.level_grid || c.level_bytes > 0));
+  CHECK((!p.level_bitmap || (c.level_bytes > 0 && !p.level_staged && !p.level_grid)));
   CHECK(p.vectors == shape.vectors);
   CHECK(p.grid >= 1);
   CHECK(p.grid <= d.sms * p.blocks_per_sm);
@@ -326,16 +327,17 @@ TEST_CASE("range binning stages its levels while they fit, else searches them in
       c.level_bytes = 4;
       check_plan(c, g.limits);
       const launch_plan p = plan_histogram(c, g.limits);
+      const bool shared_bitmap = p.level_bitmap && p.path != histogram_path::global_atomics;
       if (std::size_t{4} * levels <= g.limits.smem_per_block_optin) {
-        CHECK(p.level_staged);  // the global kernel holds the levels at least
+        CHECK((p.level_staged || shared_bitmap));  // the global kernel holds the levels at least
         const std::size_t grid = static_cast<std::size_t>(onchip::detail::level_cell_bytes(4)) *
                                  onchip::detail::tuning::level_cells(levels - 1);
         if (std::size_t{4} * levels + grid + 32 <= g.limits.smem_per_block_optin) {
-          CHECK(p.level_grid);  // the global kernel holds levels and grid at least
+          CHECK((p.level_grid || shared_bitmap));  // the global kernel holds levels and grid at least
         }
-      } else {  // searched in device memory, through the grid where the counters leave room for it
+      } else {  // searched in device memory, through a bitmap or the grid where the counters leave room for it
         CHECK_FALSE(p.level_staged);
-        CHECK(p.level_grid);
+        CHECK((p.level_grid || p.level_bitmap));
         CHECK(onchip::smem_bytes(onchip::detail::layout_of(p.path, onchip::detail::planned_call(c, p),
                                                            p.replicas)) < std::size_t{4} * levels);
       }
@@ -368,6 +370,64 @@ TEST_CASE("range binning stages its levels while they fit, else searches them in
       CHECK(plan_histogram(huge, g.limits).path == histogram_path::byte_lanes);
     }
   }
+}
+
+TEST_CASE("range binning takes a bitmap of sub-cells where it keeps the grid's path or spares the global one") {
+  namespace detail = onchip::detail;
+  const std::size_t bitmap = static_cast<std::size_t>(detail::tuning::bitmap_sub_cells / 32 + 1) * 8;
+  for (const gpu& g : gpus) {
+    INFO(std::string(g.name));
+    for (int levels : {2, 1025, 9000, 12000, 20000, 25000, 34303, 40000, 50679, 50680, 58113, 65536}) {
+      for (int level_bytes : {4, 8}) {
+        INFO(levels << " levels of " << level_bytes << " bytes");
+        histogram_call c = call_of(4, false, levels - 1);
+        c.level_bytes = level_bytes;
+        check_plan(c, g.limits);
+        const launch_plan p = plan_histogram(c, g.limits);
+        const launch_plan grid = plan_histogram(c, g.limits, histogram_path::automatic,
+                                                detail::tuning::partition_workspace_cap, false);
+        REQUIRE(p.ok());
+        REQUIRE(grid.ok());
+        CHECK_FALSE(grid.level_bitmap);
+        histogram_call mapped = c;
+        mapped.level_staged = false;
+        mapped.level_grid = false;
+        mapped.level_bitmap = true;
+        if (grid.level_staged && grid.path != histogram_path::global_atomics) {  // shared counters and levels
+          CHECK_FALSE(p.level_bitmap);
+          CHECK(p.path == grid.path);
+        } else if (grid.level_staged) {  // staged levels leave only global atomics: a bitmap on shared counters
+          const launch_plan shared = detail::first_fit(mapped, g.limits, histogram_path::automatic);
+          const bool spares = shared.ok() && shared.path != histogram_path::global_atomics;
+          CHECK(p.level_bitmap == spares);
+          CHECK(p.path == (spares ? shared.path : grid.path));
+          CHECK(p.level_staged == !spares);
+        } else {  // levels in device memory: the bitmap exactly where the grid's path holds it
+          CHECK(p.path == grid.path);
+          CHECK(p.level_bitmap == detail::first_fit(mapped, g.limits, grid.path).ok());
+        }
+        if (p.level_bitmap) {
+          CHECK_FALSE(p.level_grid);
+          CHECK(p.smem_bytes >= bitmap);
+          CHECK(p.smem_bytes == onchip::smem_bytes(detail::layout_of(p.path, detail::planned_call(c, p), p.replicas)));
+          CHECK(p.smem_bytes <= g.limits.smem_per_block_optin);
+        }
+      }
+    }
+  }
+  // Worked by hand: 65535 f32 bins on the H200 take 16-bit packed counters (32769 words, 131076 bytes) and the
+  // bitmap (8193 entries of 8 bytes, 65544), 196624 bytes with alignment, within the 232448 a block may opt in to;
+  // the A100's 166912 hold both up to 50678 bins (25341 words, 101364 bytes, plus 65544).
+  histogram_call f32 = call_of(4, false, 65535);
+  f32.level_bytes = 4;
+  const launch_plan h = plan_histogram(f32, h200);
+  CHECK(h.path == histogram_path::shared_packed16);
+  CHECK(h.level_bitmap);
+  f32.bins[0] = 50678;
+  CHECK(plan_histogram(f32, a100).level_bitmap);
+  CHECK(plan_histogram(f32, a100).path == histogram_path::shared_packed16);
+  f32.bins[0] = 50679;
+  CHECK_FALSE(plan_histogram(f32, a100).level_bitmap);
 }
 
 TEST_CASE("range binning takes the fine grid only where it costs the plan nothing and the blocks have samples") {
@@ -783,7 +843,8 @@ std::string path_at(histogram_call c, int bins, const device_limits& d) {
   }
   const bool range = c.level_bytes > 0;
   const std::string where = range && !p.level_staged ? ", levels in device memory" : "";
-  return std::string(onchip::detail::path_name(p.path)) + where + (range && !p.level_grid ? " without grid" : "");
+  const std::string how = !range ? "" : p.level_bitmap ? " through a bitmap" : !p.level_grid ? " without grid" : "";
+  return std::string(onchip::detail::path_name(p.path)) + where + how;
 }
 
 std::string ranges(const histogram_call& c, const device_limits& d) {
@@ -856,7 +917,7 @@ TEST_CASE("same_call tells calls apart by every field (the per-thread plan memo 
   base.bins[0] = 1024;
   base.row_samples = 4096;
   CHECK(same_call(base, base));
-  std::vector<histogram_call> changed(20, base);
+  std::vector<histogram_call> changed(21, base);
   changed[0].sample_bytes = 2;
   changed[1].byte_samples = true;
   changed[2].integer_samples = true;
@@ -869,6 +930,7 @@ TEST_CASE("same_call tells calls apart by every field (the per-thread plan memo 
   changed[9].level_grid = false;
   changed[18].level_staged = false;
   changed[19].level_grid_fine = true;
+  changed[20].level_bitmap = true;
   changed[10].table_bytes = 65536;
   changed[11].weighted = true;
   changed[12].counter_bytes = 8;

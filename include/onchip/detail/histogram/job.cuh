@@ -6,6 +6,7 @@
 #include <onchip/detail/check.cuh>
 #include <onchip/detail/histogram/binning.cuh>
 #include <onchip/detail/histogram/counters.cuh>
+#include <onchip/detail/histogram/level_bitmap.cuh>
 #include <onchip/detail/histogram/level_grid.cuh>
 #include <onchip/detail/histogram/plan.cuh>
 #include <onchip/histogram.cuh>
@@ -55,7 +56,8 @@ struct plain_binners {
 /**
  * Binners between sorted levels in device memory; stage() copies each channel's levels into shared memory (where
  * the plan found room for them) and builds the grid of cells over them (level_grid.cuh), so most samples are
- * binned by one table read.
+ * binned by one table read; levels the plan leaves in device memory get a bitmap of their sub-cells instead
+ * where it fits (level_bitmap.cuh).
  */
 template <int Active, class Level>
 struct range_binners {
@@ -76,10 +78,19 @@ struct range_binners {
     ONCHIP_DEVICE ONCHIP_FORCEINLINE const quiet_range<X, Level>& operator[](int c) const { return binner[c]; }
   };
 
+  /// Every channel's bitmap (staged::bitmaps).
+  template <class X>
+  struct bitmap_staged {
+    bitmap_range<X, Level> binner[Active];
+    ONCHIP_DEVICE ONCHIP_FORCEINLINE const bitmap_range<X, Level>& operator[](int c) const { return binner[c]; }
+  };
+
   template <class X>
   struct staged {
     gridded_range<X, Level> binner[Active];
     bool quiet = false;  // every channel has a grid and no cell of it needs a search (the same in every thread)
+    bool bitmapped = false;  // every channel counts through `bitmaps` instead (the plan's choice, for all threads)
+    bitmap_staged<X> bitmaps{};
     ONCHIP_DEVICE ONCHIP_FORCEINLINE const gridded_range<X, Level>& operator[](int c) const { return binner[c]; }
 
 #if defined(__CUDACC__)
@@ -102,8 +113,9 @@ struct range_binners {
   };
 
 #if defined(__CUDACC__)
-  /// Copies the levels into the layout's level arrays, fills each channel's cells and returns binners reading
-  /// them, which also tell whether every cell is quiet (synchronizes the block; the cells can be read on return).
+  /// Copies the levels into the layout's level arrays, fills each channel's cells (or builds its bitmap) and
+  /// returns binners reading them, which also tell whether every cell is quiet or every channel has a bitmap
+  /// (synchronizes the block; the cells and bitmaps can be read on return).
   template <class Sample>
   ONCHIP_DEVICE staged<arithmetic_t<Sample>> stage(const shared_spans& s) const {
     using X = arithmetic_t<Sample>;
@@ -129,6 +141,15 @@ struct range_binners {
       b.last = b.levels[b.bins];
       const int cells = s.cell_count[a];
       b.whole = level_cell_of(b.levels, b.bins, cell_map<X, Level>::over(b.first, b.last, 1), 0);
+      if (s.bitmap[a] != nullptr) {  // the plan gives every channel a bitmap or none
+        auto* entries = reinterpret_cast<bitmap_entry*>(s.bitmap[a]);
+        const auto map = cell_map<X, Level>::over(b.first, b.last, tuning::bitmap_sub_cells);
+        build_bitmap(entries, bitmap_entries(tuning::bitmap_sub_cells), b.levels, b.bins, map);
+        out.bitmaps.binner[a] = {b.levels, entries, map, b.first, b.last};
+        out.bitmapped = true;
+        loud = true;
+        continue;
+      }
       if (cells == 0) {  // no grid: every sample searches all levels
         loud = true;
         continue;

@@ -280,13 +280,26 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_replicas(const Job job
   return missed;
 }
 
-/// Whether staged binners offer quiet_binners() (range binning's grids: binners without search).
+/// Whether binners are range binning's staged ones: quiet_binners() (grids without search) and bitmaps.
 template <class Staged, class = void>
-inline constexpr bool has_quiet_binners_v = false;
+inline constexpr bool range_staged_v = false;
 template <class Staged>
 inline constexpr bool
-    has_quiet_binners_v<Staged, cuda::std::void_t<decltype(cuda::std::declval<const Staged&>().quiet_binners())>> =
-        true;
+    range_staged_v<Staged, cuda::std::void_t<decltype(cuda::std::declval<const Staged&>().quiet_binners())>> = true;
+
+/// count(binners) with the binners a block staged: range binning's bitmaps where the plan gave them, its grids
+/// without search where every cell is quiet (`Quiet`: the kernel has that loop), else the binners as staged. The
+/// choice is the same in every thread of the block.
+template <bool Quiet, class Staged, class Count>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_staged(const Staged& binners, Count&& count) {
+  if constexpr (range_staged_v<Staged>) {
+    if (binners.bitmapped) { return count(binners.bitmaps); }
+    if constexpr (Quiet) {
+      if (binners.quiet) { return count(binners.quiet_binners()); }
+    }
+  }
+  return count(binners);
+}
 
 template <class Job, class Smem, int Threads, int MinBlocks, int Vectors>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) shared_kernel(Job job, kernel_args a) {
@@ -309,21 +322,14 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
     const auto binners = job.binners.template stage<typename Job::sample_t>(spans);
     __syncthreads();
     if constexpr (packed) {  // one channel, not segmented (the plan's rule for this path)
-      missed = count_packed<packed_vectors>(job, a, binners, counters.words);
+      missed = count_staged<false>(
+          binners, [&](const auto& b) { return count_packed<packed_vectors>(job, a, b, counters.words); });
       __syncthreads();
       counters.flush(job, 0, packed_flip<typename Job::sample_t>(binners));
       missed += counters.spare_total();
     } else {
       constexpr int vectors = tuning::device_vectors(Vectors, tuning::shared_pre_hopper_vectors);
-      if constexpr (has_quiet_binners_v<decltype(binners)>) {  // range binning: a loop without search where it can
-        if (binners.quiet) {
-          missed = count_replicas<vectors>(job, a, binners.quiet_binners(), counters);
-        } else {
-          missed = count_replicas<vectors>(job, a, binners, counters);
-        }
-      } else {
-        missed = count_replicas<vectors>(job, a, binners, counters);
-      }
+      missed = count_staged<true>(binners, [&](const auto& b) { return count_replicas<vectors>(job, a, b, counters); });
     }
   }
   add_ignored(missed, a.ignored);
@@ -344,7 +350,8 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
     base = static_cast<cuda::std::size_t>(s) * job.total_bins();
     count();
   };
-  add_ignored(count_samples<Vectors>(job, a, binners, add, slice), a.ignored);
+  add_ignored(count_staged<false>(binners, [&](const auto& b) { return count_samples<Vectors>(job, a, b, add, slice); }),
+              a.ignored);
 }
 #endif  // __CUDACC__
 

@@ -56,6 +56,9 @@ using workspace_cap_override =
 /// Tests: while alive and true, the partition path's own workspace allocation fails on this thread (the call
 /// falls back to global atomics, as it does when the device's memory pool cannot give the workspace).
 using workspace_failure_override = thread_setting<bool, false, struct workspace_failure_setting>;
+/// Tests and benchmarks: while alive and false, range binning of levels kept in device memory uses the grid
+/// instead of a bitmap of sub-cells on this thread (plan_histogram's `bitmaps`).
+using level_bitmap_override = thread_setting<bool, true, struct level_bitmap_setting>;
 
 inline constexpr int max_cached_devices = 64;
 /// Dynamic shared memory every device allows a kernel without opting in.
@@ -106,13 +109,16 @@ inline cudaError_t plan_on_current_device(const histogram_call& call, int& devic
     histogram_call call{};
     histogram_path only = histogram_path::automatic;
     cuda::std::size_t cap = 0;
+    bool bitmaps = true;
     launch_plan plan{};
   };
   thread_local memo last;
   const histogram_path only = histogram_path_override::current();
   const cuda::std::size_t cap = workspace_cap_override::current();
-  if (!last.valid || last.device != device || last.only != only || last.cap != cap || !same_call(last.call, call)) {
-    last = {true, device, call, only, cap, plan_histogram(call, limits, only, cap)};
+  const bool bitmaps = level_bitmap_override::current();
+  if (!last.valid || last.device != device || last.only != only || last.cap != cap || last.bitmaps != bitmaps ||
+      !same_call(last.call, call)) {
+    last = {true, device, call, only, cap, bitmaps, plan_histogram(call, limits, only, cap, bitmaps)};
   }
   plan = last.plan;
   return cudaSuccess;

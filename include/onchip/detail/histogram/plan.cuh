@@ -20,6 +20,7 @@
 #pragma once
 
 #include <onchip/detail/config.cuh>
+#include <onchip/detail/histogram/level_bitmap.cuh>
 #include <onchip/detail/histogram/tuning.cuh>
 #include <onchip/smem.cuh>
 
@@ -60,6 +61,8 @@ struct histogram_call {
   bool level_grid = true;       // range binners: a grid of cells beside the staged levels (level_grid.cuh)
   bool level_staged = true;     // range binners: the levels copied into shared memory (else read where they are)
   bool level_grid_fine = false;  // range binners: the grid has tuning::fine_level_cells cells (else level_cells)
+  bool level_bitmap = false;     // range binners: the levels stay in device memory and a bitmap of their
+                                 // tuning::bitmap_sub_cells sub-cells is staged instead of a grid (level_bitmap.cuh)
   int table_bytes = 0;          // a table from every 16-bit sample value to its bin, staged in shared memory
   bool weighted = false;
   int counter_bytes = 4;
@@ -91,7 +94,8 @@ ONCHIP_HOST_DEVICE constexpr bool same_call(const histogram_call& a, const histo
               a.integer_samples == b.integer_samples && a.wide_integer_binning == b.wide_integer_binning &&
               a.channels == b.channels && a.active == b.active && a.level_bytes == b.level_bytes &&
               a.level_grid == b.level_grid && a.level_staged == b.level_staged &&
-              a.level_grid_fine == b.level_grid_fine && a.table_bytes == b.table_bytes &&
+              a.level_grid_fine == b.level_grid_fine && a.level_bitmap == b.level_bitmap &&
+              a.table_bytes == b.table_bytes &&
               a.weighted == b.weighted && a.counter_bytes == b.counter_bytes &&
               a.counter_takes_packed16 == b.counter_takes_packed16 && a.segments == b.segments &&
               a.row_samples == b.row_samples && a.rows == b.rows && a.accumulate == b.accumulate;
@@ -143,6 +147,7 @@ struct launch_plan {
   bool level_grid = false;      // range binners: the levels' grid of cells is staged too (histogram_call::level_grid)
   bool level_staged = false;    // range binners: the levels are staged (else searched in device memory)
   bool level_grid_fine = false;  // range binners: the grid is the fine one (histogram_call::level_grid_fine)
+  bool level_bitmap = false;     // range binners: a bitmap of the levels' sub-cells (histogram_call::level_bitmap)
   partition_plan partition{};   // the partition path's passes (the fields above: its scatter's)
   ONCHIP_HOST_DEVICE constexpr bool ok() const { return path != histogram_path::automatic; }
 };
@@ -216,6 +221,7 @@ struct shared_spans {
   unsigned char* levels[max_channels];  // range binners: the staged levels (null: searched in device memory)
   unsigned char* cells[max_channels];  // range binners: the level grid's cells (level_cell<Level>)
   int cell_count[max_channels];        // and how many (0: no grid)
+  unsigned char* bitmap[max_channels]; // range binners: the bitmap's entries (bitmap_entry; null: no bitmap)
   unsigned char* table;                // value table binners: the bin of every sample value
   unsigned char* counters;
 };
@@ -228,15 +234,23 @@ inline constexpr int max_staged_bins = 65535;
 /// Bytes of one cell of a level grid (level_grid.cuh's level_cell: a 32-bit word and a level, aligned).
 ONCHIP_HOST_DEVICE constexpr int level_cell_bytes(int level_bytes) { return level_bytes <= 4 ? 8 : 16; }
 
-/// Cells of the grid over active channel a's staged levels (0 when nothing is staged, or without the grid).
+/// Cells of the grid over active channel a's staged levels (0 when nothing is staged, or without the grid, or
+/// with a bitmap instead).
 ONCHIP_HOST_DEVICE constexpr int staged_cells(const histogram_call& call, int a) {
-  if (a >= call.active || call.level_bytes == 0 || !call.level_grid) { return 0; }
+  if (a >= call.active || call.level_bytes == 0 || !call.level_grid || call.level_bitmap) { return 0; }
   return call.level_grid_fine ? tuning::fine_level_cells : tuning::level_cells(call.bins[a]);
 }
 
+/// Bytes of active channel a's level bitmap (0 without one).
+ONCHIP_HOST_DEVICE constexpr cuda::std::size_t bitmap_bytes(const histogram_call& call, int a) {
+  const bool bitmap = a < call.active && call.level_bytes > 0 && call.level_bitmap;
+  return bitmap ? static_cast<cuda::std::size_t>(bitmap_entries(tuning::bitmap_sub_cells)) * sizeof(bitmap_entry)
+                : 0;
+}
+
 /**
- * Shared memory of every histogram kernel: levels and their grid's cells staged per active channel (range
- * binners), the value table (16-bit range binning), then `replicas` copies of `words` counter words (bins and one
+ * Shared memory of every histogram kernel: levels and their grid's cells, or a bitmap of the levels' sub-cells,
+ * staged per active channel (range binners), the value table (16-bit range binning), then `replicas` copies of `words` counter words (bins and one
  * spare for samples in no bin). The host measures it from the call; the device carves it from the same call, so
  * the two cannot disagree.
  */
@@ -257,6 +271,8 @@ ONCHIP_UNROLL
       s.cells[a] = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(s.cell_count[a]) *
                                                      level_cell_bytes(call.level_bytes))
                        .data();
+      unsigned char* const bitmap = c.take_aligned<8, unsigned char>(bitmap_bytes(call, a)).data();
+      s.bitmap[a] = bitmap_bytes(call, a) > 0 ? bitmap : nullptr;
     }
     s.table = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(call.table_bytes)).data();
     s.counters = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(replicas) * words * word_bytes).data();
@@ -590,6 +606,7 @@ ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, cons
       p.level_grid = call.level_bytes > 0 && call.level_grid;
       p.level_staged = call.level_bytes > 0 && call.level_staged;
       p.level_grid_fine = p.level_grid && call.level_grid_fine;
+      p.level_bitmap = call.level_bytes > 0 && call.level_bitmap;
       return shape_grid(p, call, device);
     }
   }
@@ -608,12 +625,15 @@ ONCHIP_HOST_DEVICE constexpr bool fine_grid_pays(const histogram_call& call, con
  * layout of the counters), the fine grid where it fits with the same path, threads, blocks per SM and copies and
  * the blocks have samples enough (fine_grid_pays); levels too many for their grid as well run without it (a
  * binary search per sample).
- * Levels too many for shared memory at all stay in device memory, with the grid in shared memory where it fits
- * (the few levels of a crowded cell then searched in device memory), else searched there whole.
+ * Levels too many for shared memory at all stay in device memory, with a bitmap of their sub-cells in shared
+ * memory where it fits with the path the grid would take, else the grid where it fits (the few levels of a
+ * crowded cell then searched in device memory), else searched there whole. Levels whose staging leaves only the
+ * global path stay in device memory too where a bitmap lets shared counters hold the bins (a global atomic per
+ * sample costs more than a level read from the caches). `bitmaps`: false keeps the grid (tests, benchmarks).
  */
 ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(
     histogram_call call, const device_limits& device, histogram_path only = histogram_path::automatic,
-    cuda::std::size_t workspace_cap = tuning::partition_workspace_cap) {
+    cuda::std::size_t workspace_cap = tuning::partition_workspace_cap, bool bitmaps = true) {
   if (call.level_bytes == 0) { return first_fit(call, device, only, workspace_cap); }
   const bool staged[2] = {call.level_staged, false}, grid[2] = {call.level_grid, false};  // the call's, then less
   for (int s = 0; s < 2; ++s) {
@@ -622,6 +642,15 @@ ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(
       call.level_grid = grid[g];
       const launch_plan p = first_fit(call, device, only, workspace_cap);
       if (!p.ok()) { continue; }
+      if (bitmaps && (!call.level_staged || p.path == histogram_path::global_atomics)) {
+        histogram_call mapped = call;  // a bitmap instead of the grid: on the same path, or on shared counters
+        mapped.level_staged = false;
+        mapped.level_grid = false;
+        mapped.level_bitmap = true;
+        const launch_plan bitmap = first_fit(mapped, device, only, workspace_cap);
+        const bool better = call.level_staged ? bitmap.path != histogram_path::global_atomics : bitmap.path == p.path;
+        if (bitmap.ok() && better) { return bitmap; }
+      }
       if (p.level_grid && fine_grid_pays(call, p)) {  // the fine grid where it costs the plan nothing
         call.level_grid_fine = true;
         const launch_plan fine = first_fit(call, device, only, workspace_cap);
@@ -642,6 +671,7 @@ ONCHIP_HOST_DEVICE constexpr histogram_call planned_call(histogram_call call, co
   call.level_grid = p.level_grid;
   call.level_staged = p.level_staged;
   call.level_grid_fine = p.level_grid_fine;
+  call.level_bitmap = p.level_bitmap;
   return call;
 }
 
