@@ -8,7 +8,10 @@
 // quiet cells one 64-bit shared load of the cell (not split to mask it) and no level read; 16-bit samples
 // between integer levels through the table of every value's bin: one 16-bit shared load per sample, no arithmetic;
 // the packed 16-bit counters' loop over 65536 bins of the whole type: the position is the sample's bits, no
-// multiply; 16-bit range binning in packed counters: the same loop, no table read.
+// multiply; 16-bit range binning in packed counters: the same loop, no table read; range binning through a
+// bitmap of the levels' sub-cells in packed counters: per sample one 64-bit shared load of its entry, a population
+// count, and its sub-cell's level in a predicated load through the read-only cache (no branch around it, so a
+// batch's loads are in flight together).
 //
 // contract sass * lacks LDL|STL
 // contract sass k_byte_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.|\bLDS|\bSTS
@@ -37,6 +40,11 @@
 // contract sass k_range_quiet_loop has LDS\.64
 // contract sass k_range_quiet_loop has ATOMS\.POPC\.INC\.32
 // contract sass k_range_quiet_loop lacks LDS\.U16|\bLD\.E|DMUL|DFMA|F2F\.F64
+// contract sass k_range_bitmap_loop has @!?P[0-9]+ LDG\.E\.CONSTANT
+// contract sass k_range_bitmap_loop has LDS\.64
+// contract sass k_range_bitmap_loop has \bPOPC\b
+// contract sass k_range_bitmap_loop has ATOMS\.ADD R[0-9]+, \[R[0-9]+(\+UR(Z|[0-9]+))?\]
+// contract sass k_range_bitmap_loop lacks DMUL|DFMA|F2F\.F64|LDS\.U16
 // contract sass k_table_u16_loop has LDS\.U16
 // contract sass k_table_u16_loop has ATOMS\.POPC\.INC\.32
 // contract sass k_table_u16_loop lacks I2F|F2I|FMUL|FADD|IMAD\.HI|\bLDS\.64
@@ -142,6 +150,21 @@ extern "C" __global__ void __launch_bounds__(512, 2) k_range_quiet_loop(range_jo
                        cell_map<float, float>::over(levels[0], levels[job.total_bins()], spans.cell_count[0]),
                        levels[0], levels[job.total_bins()]};
   count_replicas<4>(job, a, binners, counters);
+}
+
+// Range binning through a bitmap in packed counters (the library's own function, with binners as stage() makes
+// them for levels left in device memory; the entries after the counters, as the layout does not place them).
+extern "C" __global__ void __launch_bounds__(1024, 1) k_range_bitmap_loop(range_job job,
+                                                                          onchip::detail::kernel_args a) {
+  using namespace onchip::detail;
+  extern __shared__ unsigned words[];
+  const float* levels = job.binners.levels[0];
+  const int bins = job.total_bins();
+  range_binners<1, float>::bitmap_staged<float> binners{};
+  binners.binner[0] = {levels, reinterpret_cast<const bitmap_entry*>(words + 32770),
+                       cell_map<float, float>::over(levels[0], levels[bins], tuning::bitmap_sub_cells), levels[0],
+                       levels[bins]};
+  count_packed<4>(job, a, binners, words);
 }
 
 // The packed 16-bit counters' loop over 65536 bins of the whole type (the library's own function, with the

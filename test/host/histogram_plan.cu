@@ -104,7 +104,8 @@ void check_plan(const histogram_call& c, const device_limits& d) {
                                               onchip::detail::integer_stream(c.integer_samples,
                                                                              c.wide_integer_binning, c.weighted,
                                                                              c.segments > 0, c.active),
-                                              onchip::detail::small_slices(c, d), c.channels, c.active, wide);
+                                              onchip::detail::small_slices(c, d), c.channels, c.active, wide,
+                                              p.level_bitmap);
   CHECK(onchip::detail::serves(p.path, c));
   CHECK(p.threads == shape.threads);              // the kernel's compiled block size
   CHECK(p.blocks_per_sm >= 1);
@@ -748,7 +749,8 @@ void check_typed(int bins) {
       }
       break;
     case histogram_path::shared_packed16:
-      threads = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.threads;
+      threads = p.level_bitmap ? onchip::detail::shape_v<histogram_path::shared_packed16, job_t, false, false, true>.threads
+                               : onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.threads;
       vectors = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.vectors;
       break;
     case histogram_path::partition:
@@ -814,6 +816,9 @@ TEST_CASE("plans of typed jobs launch the threads their kernels are compiled for
   check_typed<std::int16_t, unsigned, plain_binners<1, onchip::detail::lean_even<int>>>(1024);
   check_typed<double, unsigned, plain_binners<1, onchip::bin_even<double>>>(65536);
   check_typed<float, unsigned, range_binners<1, float>>(20000);
+  check_typed<float, unsigned, range_binners<1, float>>(40000);  // a bitmap on the shared replicas
+  check_typed<float, unsigned, range_binners<1, float>>(65535);  // a bitmap on the packed counters
+  check_typed<float, unsigned long long, range_binners<1, float>>(65535);  // a bitmap on global atomics
   check_typed<float, unsigned long long, plain_binners<1, onchip::bin_even<float>>>(1 << 20);
   check_typed<float, float, plain_binners<1, onchip::bin_even<float>>>(1000);
   // 4-byte integers: eight vectors in flight when binned with 32-bit products, the usual four with the wide

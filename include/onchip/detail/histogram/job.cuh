@@ -89,8 +89,7 @@ struct range_binners {
   struct staged {
     gridded_range<X, Level> binner[Active];
     bool quiet = false;  // every channel has a grid and no cell of it needs a search (the same in every thread)
-    bool bitmapped = false;  // every channel counts through `bitmaps` instead (the plan's choice, for all threads)
-    bitmap_staged<X> bitmaps{};
+    bitmap_staged<X> bitmaps{};  // where the plan gave the channels bitmaps (launch_plan::level_bitmap)
     ONCHIP_DEVICE ONCHIP_FORCEINLINE const gridded_range<X, Level>& operator[](int c) const { return binner[c]; }
 
 #if defined(__CUDACC__)
@@ -114,8 +113,8 @@ struct range_binners {
 
 #if defined(__CUDACC__)
   /// Copies the levels into the layout's level arrays, fills each channel's cells (or builds its bitmap) and
-  /// returns binners reading them, which also tell whether every cell is quiet or every channel has a bitmap
-  /// (synchronizes the block; the cells and bitmaps can be read on return).
+  /// returns binners reading them, which also tell whether every cell is quiet (synchronizes the block; the cells
+  /// and bitmaps can be read on return).
   template <class Sample>
   ONCHIP_DEVICE staged<arithmetic_t<Sample>> stage(const shared_spans& s) const {
     using X = arithmetic_t<Sample>;
@@ -146,7 +145,6 @@ struct range_binners {
         const auto map = cell_map<X, Level>::over(b.first, b.last, tuning::bitmap_sub_cells);
         build_bitmap(entries, bitmap_entries(tuning::bitmap_sub_cells), b.levels, b.bins, map);
         out.bitmaps.binner[a] = {b.levels, entries, map, b.first, b.last};
-        out.bitmapped = true;
         loud = true;
         continue;
       }
@@ -405,13 +403,19 @@ ONCHIP_UNROLL
   return c;
 }
 
-/// The shape of `Path`'s kernel for jobs of type Job (template arguments of the kernels).
-template <histogram_path Path, class Job, bool SmallSlices = false, bool Wide = false>
+/// The shape of `Path`'s kernel for jobs of type Job (template arguments of the kernels; Bitmap: range binning
+/// through level bitmaps).
+template <histogram_path Path, class Job, bool SmallSlices = false, bool Wide = false, bool Bitmap = false>
 inline constexpr kernel_shape shape_v =
     shape_of(Path, sizeof(typename Job::sample_t), Job::binners_t::level_bytes > 0,
              integer_stream(cuda::std::is_integral_v<typename Job::sample_t>, wide_integer_binning_v<Job>,
                             Job::weighted, Job::segmented, Job::active),
-             SmallSlices, Job::channels, Job::active, Wide);
+             SmallSlices, Job::channels, Job::active, Wide, Bitmap);
+
+/// Jobs whose plans may give their levels bitmaps (range binners): their kernels come in two instances, one
+/// counting through the bitmaps, one through the grids.
+template <class Job>
+inline constexpr bool bitmappable_v = Job::binners_t::level_bytes > 0;
 
 /// What every histogram kernel gets besides the job: the plan's decisions.
 struct kernel_args {

@@ -94,6 +94,28 @@ struct packed_adder {
   }
 };
 
+/// A bin_of in two steps, finish(start(sample)), so that count_packed_by starts a batch's samples before it
+/// finishes any: their loads are in flight together (bitmap_range: the level of a sample's sub-cell).
+template <class Start, class Finish>
+struct two_step_bins {
+  Start start;
+  Finish finish;
+  template <class V>
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned operator()(V v) const {
+    return finish(start(v));
+  }
+};
+template <class BinOf>
+inline constexpr bool two_step_v = false;
+template <class Start, class Finish>
+inline constexpr bool two_step_v<two_step_bins<Start, Finish>> = true;
+
+/// Whether a binner bins in two steps, start() and finish() (bitmap_range).
+template <class Binner, class = void>
+inline constexpr bool stepped_binner_v = false;
+template <class Binner>
+inline constexpr bool stepped_binner_v<Binner, cuda::std::void_t<decltype(&Binner::finish)>> = true;
+
 /**
  * One channel of packed 16-bit counters, `positions` of them (position p in half p % 2 of word p / 2),
  * unweighted, carrying into the 32-bit output; bin_of(sample) is a position, and out_of(position) the output bin
@@ -123,8 +145,16 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job jo
     for (int k0 = 0; k0 < per_vector; k0 += batch) {
       unsigned b[batch], old[batch];
       bool any = false;
+      if constexpr (two_step_v<BinOf>) {
+        decltype(bin_of.start(items[0])) started[batch];
 #  pragma unroll
-      for (int k = 0; k < batch; ++k) { b[k] = bin_of(items[k0 + k]); }
+        for (int k = 0; k < batch; ++k) { started[k] = bin_of.start(items[k0 + k]); }
+#  pragma unroll
+        for (int k = 0; k < batch; ++k) { b[k] = bin_of.finish(started[k]); }
+      } else {
+#  pragma unroll
+        for (int k = 0; k < batch; ++k) { b[k] = bin_of(items[k0 + k]); }
+      }
 #  pragma unroll
       for (int k = 0; k < batch; ++k) { old[k] = p.add(b[k], 1u); }
 #  pragma unroll
@@ -190,6 +220,12 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, 
   if constexpr (is_lean_even_v<binner_t>) {  // its bins are in [0, bins] already
     return count_packed_by<Vectors>(
         job, a, [&](sample_t v) { return static_cast<unsigned>(binners[0](v)); }, words, bins + 1, out_of);
+  } else if constexpr (stepped_binner_v<binner_t>) {
+    const binner_t& binner = binners[0];
+    auto start = [&](sample_t v) { return binner.start(v); };
+    auto finish = [&](const auto& s) { return min(static_cast<unsigned>(binner.finish(s)), bins); };
+    return count_packed_by<Vectors>(job, a, two_step_bins<decltype(start), decltype(finish)>{start, finish}, words,
+                                    bins + 1, out_of);
   } else {
     return count_packed_by<Vectors>(
         job, a, [&](sample_t v) { return min(static_cast<unsigned>(binners[0](v)), bins); }, words, bins + 1,
@@ -287,21 +323,24 @@ template <class Staged>
 inline constexpr bool
     range_staged_v<Staged, cuda::std::void_t<decltype(cuda::std::declval<const Staged&>().quiet_binners())>> = true;
 
-/// count(binners) with the binners a block staged: range binning's bitmaps where the plan gave them, its grids
-/// without search where every cell is quiet (`Quiet`: the kernel has that loop), else the binners as staged. The
-/// choice is the same in every thread of the block.
-template <bool Quiet, class Staged, class Count>
+/// count(binners) with the binners a block staged: range binning's bitmaps in a kernel for plans that gave them
+/// (`Bitmapped`), else its grids without search where every cell is quiet (`Quiet`: the kernel has that loop; the
+/// same in every thread of the block), else the binners as staged.
+template <bool Quiet, bool Bitmapped, class Staged, class Count>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_staged(const Staged& binners, Count&& count) {
-  if constexpr (range_staged_v<Staged>) {
-    if (binners.bitmapped) { return count(binners.bitmaps); }
-    if constexpr (Quiet) {
+  if constexpr (range_staged_v<Staged> && Bitmapped) {
+    return count(binners.bitmaps);
+  } else {
+    if constexpr (range_staged_v<Staged> && Quiet) {
       if (binners.quiet) { return count(binners.quiet_binners()); }
     }
+    return count(binners);
   }
-  return count(binners);
 }
 
-template <class Job, class Smem, int Threads, int MinBlocks, int Vectors>
+/// Bitmapped: the plan gave range binning's levels bitmaps (launch_plan::level_bitmap), and only that loop is
+/// compiled (the grid's search needs more registers).
+template <class Job, class Smem, int Threads, int MinBlocks, int Vectors, bool Bitmapped = false>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) shared_kernel(Job job, kernel_args a) {
   constexpr bool packed = counter_traits<Smem>::packed16;
   using word_t = typename counter_traits<Smem>::word;
@@ -322,20 +361,21 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
     const auto binners = job.binners.template stage<typename Job::sample_t>(spans);
     __syncthreads();
     if constexpr (packed) {  // one channel, not segmented (the plan's rule for this path)
-      missed = count_staged<false>(
+      missed = count_staged<false, Bitmapped>(
           binners, [&](const auto& b) { return count_packed<packed_vectors>(job, a, b, counters.words); });
       __syncthreads();
       counters.flush(job, 0, packed_flip<typename Job::sample_t>(binners));
       missed += counters.spare_total();
     } else {
       constexpr int vectors = tuning::device_vectors(Vectors, tuning::shared_pre_hopper_vectors);
-      missed = count_staged<true>(binners, [&](const auto& b) { return count_replicas<vectors>(job, a, b, counters); });
+      missed = count_staged<true, Bitmapped>(binners,
+                                             [&](const auto& b) { return count_replicas<vectors>(job, a, b, counters); });
     }
   }
   add_ignored(missed, a.ignored);
 }
 
-template <class Job, int Threads, int MinBlocks, int Vectors>
+template <class Job, int Threads, int MinBlocks, int Vectors, bool Bitmapped = false>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) global_kernel(Job job, kernel_args a) {
   const shared_spans spans = onchip::carve(layout_of(histogram_path::global_atomics, typed_call<Job>(a.call), 0));
   zero_output(job, a);
@@ -350,7 +390,7 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
     base = static_cast<cuda::std::size_t>(s) * job.total_bins();
     count();
   };
-  add_ignored(count_staged<false>(binners, [&](const auto& b) { return count_samples<Vectors>(job, a, b, add, slice); }),
+  add_ignored(count_staged<false, Bitmapped>(binners, [&](const auto& b) { return count_samples<Vectors>(job, a, b, add, slice); }),
               a.ignored);
 }
 #endif  // __CUDACC__

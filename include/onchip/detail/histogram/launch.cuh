@@ -200,6 +200,20 @@ cudaError_t launch_kernel(const Job& job, const launch_plan& p, const kernel_arg
   return launch_sized<Kernel>(p.grid, p.threads, p.smem_bytes, device, d, stream, who, job, args);
 }
 
+/// Launches shared_kernel<Job, Smem, Threads, Blocks, Vectors>, the instance counting through level bitmaps where
+/// the plan gave them.
+template <class Job, class Smem, int Threads, int Blocks, int Vectors>
+cudaError_t launch_shared(const Job& job, const launch_plan& p, const kernel_args& args, int device,
+                          const device_limits& d, cudaStream_t stream, const char* who) {
+  if constexpr (bitmappable_v<Job>) {
+    if (p.level_bitmap) {
+      return launch_kernel<shared_kernel<Job, Smem, Threads, Blocks, Vectors, true>>(job, p, args, device, d, stream,
+                                                                                     who);
+    }
+  }
+  return launch_kernel<shared_kernel<Job, Smem, Threads, Blocks, Vectors>>(job, p, args, device, d, stream, who);
+}
+
 /// Launches the shared or global path's kernel the plan chose (never the byte kernel).
 template <class Job>
 cudaError_t launch_counting(const Job& job, const launch_plan& p, const kernel_args& args, int device,
@@ -213,26 +227,40 @@ cudaError_t launch_counting(const Job& job, const launch_plan& p, const kernel_a
       if constexpr (wide_job_v<Job>) {
         constexpr kernel_shape wide = shape_v<histogram_path::shared_replicas, Job, false, true>;
         if (p.threads == wide.threads) {
-          return launch_kernel<shared_kernel<Job, counter_t, wide.threads, wide.blocks, wide.vectors>>(
-              job, p, args, device, d, stream, who);
+          return launch_shared<Job, counter_t, wide.threads, wide.blocks, wide.vectors>(job, p, args, device, d,
+                                                                                        stream, who);
         }
       }
       if constexpr (Job::segmented) {
         constexpr kernel_shape small = shape_v<histogram_path::shared_replicas, Job, true>;
         if (p.threads == small.threads) {
-          return launch_kernel<shared_kernel<Job, counter_t, small.threads, small.blocks, small.vectors>>(
+          return launch_shared<Job, counter_t, small.threads, small.blocks, small.vectors>(job, p, args, device, d,
+                                                                                           stream, who);
+        }
+      }
+      return launch_shared<Job, counter_t, shared.threads, shared.blocks, shared.vectors>(job, p, args, device, d,
+                                                                                          stream, who);
+    case histogram_path::shared_packed16:
+      if constexpr (packable_job_v<Job> && bitmappable_v<Job>) {
+        constexpr kernel_shape mapped = shape_v<histogram_path::shared_packed16, Job, false, false, true>;
+        if (p.level_bitmap) {
+          return launch_kernel<
+              shared_kernel<Job, cuda::std::uint16_t, mapped.threads, mapped.blocks, mapped.vectors, true>>(
               job, p, args, device, d, stream, who);
         }
       }
-      return launch_kernel<shared_kernel<Job, counter_t, shared.threads, shared.blocks, shared.vectors>>(
-          job, p, args, device, d, stream, who);
-    case histogram_path::shared_packed16:
       if constexpr (packable_job_v<Job>) {
         return launch_kernel<shared_kernel<Job, cuda::std::uint16_t, packed.threads, packed.blocks, packed.vectors>>(
             job, p, args, device, d, stream, who);
       }
       break;
     case histogram_path::global_atomics:
+      if constexpr (bitmappable_v<Job>) {
+        if (p.level_bitmap) {
+          return launch_kernel<global_kernel<Job, global.threads, global.blocks, global.vectors, true>>(
+              job, p, args, device, d, stream, who);
+        }
+      }
       return launch_kernel<global_kernel<Job, global.threads, global.blocks, global.vectors>>(job, p, args, device,
                                                                                              d, stream, who);
     default: break;

@@ -15,6 +15,7 @@
 #include <onchip/detail/histogram/level_grid.cuh>
 
 #include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
 
 #if defined(__CUDACC__)
 #  include <onchip/detail/block.cuh>
@@ -52,11 +53,44 @@ ONCHIP_HOST_DEVICE bitmap_entry bitmap_entry_of(const Level* levels, int bins, c
   return e;
 }
 
+/// levels[i] if `read` (else a zero Level), in one predicated load on the device where the type allows, so a batch
+/// of samples issues its loads back to back instead of branching around each; read-only data cache (the levels do
+/// not change during a kernel).
+template <class Level>
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE Level level_if(bool read, const Level* levels, int i) {
+#if defined(__CUDA_ARCH__)
+  if constexpr ((cuda::std::is_integral_v<Level> || cuda::std::is_same_v<Level, float> ||
+                 cuda::std::is_same_v<Level, double>) &&
+                (sizeof(Level) == 4 || sizeof(Level) == 8)) {
+    using bits_t = cuda::std::conditional_t<sizeof(Level) == 4, cuda::std::uint32_t, cuda::std::uint64_t>;
+    bits_t v = 0;
+    const Level* at = levels + i;
+    if constexpr (sizeof(Level) == 4) {
+      asm("{\n .reg .pred p;\n setp.ne.u32 p, %1, 0;\n @p ld.global.nc.b32 %0, [%2];\n}"
+          : "+r"(v) : "r"(static_cast<unsigned>(read)), "l"(at));
+    } else {
+      asm("{\n .reg .pred p;\n setp.ne.u32 p, %1, 0;\n @p ld.global.nc.b64 %0, [%2];\n}"
+          : "+l"(v) : "r"(static_cast<unsigned>(read)), "l"(at));
+    }
+    if constexpr (cuda::std::is_same_v<Level, float>) {
+      return __uint_as_float(v);
+    } else if constexpr (cuda::std::is_same_v<Level, double>) {
+      return __longlong_as_double(static_cast<long long>(v));
+    } else {
+      return static_cast<Level>(v);  // integers of 4 or 8 bytes
+    }
+  }
+#endif
+  return read ? levels[i] : Level{};
+}
+
 /**
  * Range binning over levels in device memory and a bitmap of their sub-cells in shared memory: bin i holds
  * levels[i] <= x < levels[i + 1], -1 for samples outside [levels[0], levels[bins]) and NaN, as bin_range and
  * gridded_range. A sample reads one entry; it reads a level only where its own sub-cell holds one, and searches
- * only in a marked entry (between the entry's `below` and the next entry's).
+ * only in a marked entry (between the entry's `below` and the next entry's). In two steps for batches (start()
+ * reads the entry and, predicated, the level; finish() compares, or searches a marked entry), so the loads of a
+ * batch's samples are in flight together; operator() does both.
  */
 template <class X, class Level>
 struct bitmap_range {
@@ -65,20 +99,38 @@ struct bitmap_range {
   cell_map<X, Level> map{};  // map.cells sub-cells, a multiple of 32
   Level first{}, last{};
 
+  /// A sample between start() and finish().
+  struct started {
+    X x;
+    Level level;    // the level of the sample's own sub-cell (when it holds one and the entry is not marked)
+    int below;      // levels at or below x in lower sub-cells (marked entries: levels below the entry)
+    int entry;      // the sample's entry, when marked, else -1
+    bool own;       // the sample's sub-cell holds a level (`level`), in an entry not marked
+    bool valid;
+  };
+
   template <class Sample>
-  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample sample) const {
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE started start(Sample sample) const {
     const auto x = arithmetic(sample);
-    const bool valid = !value_less(x, first) && value_less(x, last);  // false for NaN
     const int c = map(x);
     const int w = c / 32;
     const cuda::std::uint32_t r = static_cast<cuda::std::uint32_t>(c % 32);
     const bitmap_entry e = entries[w];
-    int b = static_cast<int>(e.below & ~bitmap_crowded);
-    if ((e.below & bitmap_crowded) != 0) {  // levels[b + 1 .. end] are the entry's: count those at or below x
-      int count = static_cast<int>(entries[w + 1].below & ~bitmap_crowded) - b;
+    const bool marked = (e.below & bitmap_crowded) != 0;
+    const int below = static_cast<int>(e.below & ~bitmap_crowded) +
+                      (marked ? 0 : popcount(e.bits & ((1u << r) - 1u)));
+    const bool own = !marked && ((e.bits >> r) & 1u) != 0;
+    return {x, level_if(own, levels, below + 1), below, marked ? w : -1, own,
+            !value_less(x, first) && value_less(x, last)};  // false for NaN
+  }
+
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int finish(const started& s) const {
+    int b = s.below;
+    if (s.entry >= 0) {  // levels[b + 1 .. end] are the entry's: count those at or below x
+      int count = static_cast<int>(entries[s.entry + 1].below & ~bitmap_crowded) - b;
       while (count > 0) {
         const int step = count / 2;
-        if (!value_less(x, levels[b + 1 + step])) {
+        if (!value_less(s.x, level_if(true, levels, b + 1 + step))) {
           b += step + 1;
           count -= step + 1;
         } else {
@@ -86,10 +138,14 @@ struct bitmap_range {
         }
       }
     } else {
-      b += popcount(e.bits & ((1u << r) - 1u));
-      if (((e.bits >> r) & 1u) != 0 && !value_less(x, levels[b + 1])) { ++b; }
+      b += s.own && !value_less(s.x, s.level) ? 1 : 0;
     }
-    return valid ? b : -1;
+    return s.valid ? b : -1;
+  }
+
+  template <class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample sample) const {
+    return finish(start(sample));
   }
 
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE static int popcount(cuda::std::uint32_t v) {

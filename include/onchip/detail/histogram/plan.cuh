@@ -172,7 +172,7 @@ ONCHIP_HOST_DEVICE constexpr bool integer_stream(bool integer_samples, bool wide
 /// shape the merge of 2/1, 3/1 and 4/1 layouts spilled registers.
 ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner,
                                                   bool integer_stream, bool small_slices = false, int channels = 1,
-                                                  int active = 1, bool wide = false) {
+                                                  int active = 1, bool wide = false, bool bitmap = false) {
   if (wide) {
     return {tuning::wide_threads, tuning::wide_blocks,
             range_binner ? tuning::sample_vectors(sample_bytes) : tuning::wide_vectors};
@@ -188,7 +188,8 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
               small_slices ? tuning::segment_blocks : active > 1 ? tuning::channel_blocks : tuning::shared_blocks,
               tuning::shared_vectors(sample_bytes, range_binner, integer_stream)};
     case histogram_path::shared_packed16:
-      return {tuning::packed16_threads(range_binner, sample_bytes), tuning::packed16_blocks, tuning::packed16_vectors};
+      return {tuning::packed16_threads(range_binner, sample_bytes, bitmap), tuning::packed16_blocks,
+              tuning::packed16_vectors};
     case histogram_path::partition:  // the scatter's shape (the bucket pass: tuning::partition_bins_threads)
       return {tuning::partition_scatter_threads, tuning::partition_scatter_blocks, tuning::partition_bins_gather};
     default:
@@ -378,7 +379,7 @@ ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_c
   const kernel_shape shape =
       shape_of(path, c.sample_bytes, c.level_bytes > 0,
                integer_stream(c.integer_samples, c.wide_integer_binning, c.weighted, c.segments > 0, c.active),
-               small_slices(c, d), c.channels, c.active, wide);
+               small_slices(c, d), c.channels, c.active, wide, c.level_bitmap);
   for (int blocks = resident_blocks(d, shape.threads, shape.blocks); blocks >= 1; --blocks) {
     const cuda::std::size_t budget = block_budget(d, blocks);
     const int first = path == histogram_path::global_atomics ? 0 : 1;
