@@ -744,8 +744,9 @@ void check_typed(int bins) {
       threads = onchip::detail::shape_v<histogram_path::shared_replicas, job_t>.threads;
       vectors = onchip::detail::shape_v<histogram_path::shared_replicas, job_t>.vectors;
       if (onchip::detail::wide_job_v<job_t> && p.threads == onchip::detail::tuning::wide_threads) {
-        threads = onchip::detail::tuning::wide_threads;  // the wide kernel, launched by the same rule
-        vectors = onchip::detail::tuning::wide_vectors;
+        // the wide kernel, launched by the same rule
+        threads = onchip::detail::shape_v<histogram_path::shared_replicas, job_t, false, true>.threads;
+        vectors = onchip::detail::shape_v<histogram_path::shared_replicas, job_t, false, true>.vectors;
       }
       break;
     case histogram_path::shared_packed16:

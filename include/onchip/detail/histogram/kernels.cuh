@@ -110,12 +110,6 @@ inline constexpr bool two_step_v = false;
 template <class Start, class Finish>
 inline constexpr bool two_step_v<two_step_bins<Start, Finish>> = true;
 
-/// Whether a binner bins in two steps, start() and finish() (bitmap_range).
-template <class Binner, class = void>
-inline constexpr bool stepped_binner_v = false;
-template <class Binner>
-inline constexpr bool stepped_binner_v<Binner, cuda::std::void_t<decltype(&Binner::finish)>> = true;
-
 /**
  * One channel of packed 16-bit counters, `positions` of them (position p in half p % 2 of word p / 2),
  * unweighted, carrying into the 32-bit output; bin_of(sample) is a position, and out_of(position) the output bin

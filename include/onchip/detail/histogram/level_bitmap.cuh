@@ -157,6 +157,13 @@ struct bitmap_range {
   }
 };
 
+/// Whether a binner bins in two steps, finish(start(sample)) (bitmap_range): the counting loops start a batch of
+/// samples before they finish any, so the batch's loads are in flight together.
+template <class Binner, class = void>
+inline constexpr bool stepped_binner_v = false;
+template <class Binner>
+inline constexpr bool stepped_binner_v<Binner, cuda::std::void_t<decltype(&Binner::finish)>> = true;
+
 #if defined(__CUDACC__)
 /**
  * Builds the `count` entries (bitmap_entries of map.cells) of the bitmap that `map` lays over levels[0..bins] in

@@ -595,8 +595,9 @@ ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, cons
       continue;
     }
     launch_plan p = fit(path, call, device);
-    // A value table leaves one block per SM: it runs as one wide block, with as many threads as two.
-    const bool one_block = call.table_bytes > 0 && p.ok() && p.blocks_per_sm < tuning::shared_blocks;
+    // A value table or a level bitmap leaves one block per SM: it runs as one wide block, with as many threads as
+    // two (a bitmap's samples wait on level reads from the caches: more threads keep more of them in flight).
+    const bool one_block = (call.table_bytes > 0 || call.level_bitmap) && p.ok() && p.blocks_per_sm < tuning::shared_blocks;
     const bool widen = (wide_candidate(call) && (p.replicas < tuning::wide_min_copies || one_block)) ||
                        (wide_range_candidate(call) && p.replicas < tuning::max_replicas);
     if (p.ok() && path == histogram_path::shared_replicas && widen) {

@@ -155,14 +155,16 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job,
   constexpr int C = Job::channels, A = Job::active;
   constexpr int per_vector = items_per_16b<sample_t> > 0 ? items_per_16b<sample_t> : 1;
   unsigned long long ignored = 0;
-  // Counts one sample (or `weight` equal unweighted samples); returns 1 (or `weight`) if it fell in no bin.
-  auto count = [&](auto ch, sample_t v, auto weight) -> unsigned {
+  // Counts one sample in `bin` (or `weight` equal unweighted samples); returns 1 (or `weight`) if in no bin.
+  auto count_bin = [&](auto ch, int bin, auto weight) -> unsigned {
     constexpr int c = decltype(ch)::value;
-    const int bin = binners[c](v);
     const bool valid = static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[c + 1] - job.offset[c]);
     add(ch, bin, valid, weight);
     if constexpr (SpareCounts) { return 0u; }
     return valid ? 0u : (Job::weighted ? 1u : static_cast<unsigned>(weight));
+  };
+  auto count = [&](auto ch, sample_t v, auto weight) -> unsigned {
+    return count_bin(ch, binners[decltype(ch)::value](v), weight);
   };
   auto visit = [&](sample_t v, cuda::std::size_t i) -> unsigned {
     const int c = C == 1 ? 0 : static_cast<int>(i % C);
@@ -186,8 +188,20 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job,
       }
     }
     unsigned missed = 0;
+    using binner_t = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(binners[0])>>;
+    if constexpr (stepped_binner_v<binner_t> && !Job::weighted && C == 1) {  // a vector's samples started together
+      const binner_t& binner = binners[0];
+      decltype(binner.start(items[0])) started[per_vector];
 #  pragma unroll
-    for (int k = 0; k < per_vector; ++k) { missed += visit(items[k], i + k); }
+      for (int k = 0; k < per_vector; ++k) { started[k] = binner.start(items[k]); }
+#  pragma unroll
+      for (int k = 0; k < per_vector; ++k) {
+        missed += count_bin(cuda::std::integral_constant<int, 0>{}, binner.finish(started[k]), 1u);
+      }
+    } else {
+#  pragma unroll
+      for (int k = 0; k < per_vector; ++k) { missed += visit(items[k], i + k); }
+    }
     ignored += missed;
   };
   if (count_weight_pairs<Vectors>(job, a, count, ignored)) { return ignored; }
