@@ -189,14 +189,18 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job,
     }
     unsigned missed = 0;
     using binner_t = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(binners[0])>>;
-    if constexpr (stepped_binner_v<binner_t> && !Job::weighted && C == 1) {  // a vector's samples started together
+    if constexpr (stepped_binner_v<binner_t> && !Job::weighted && C == 1) {  // samples started four together
       const binner_t& binner = binners[0];
-      decltype(binner.start(items[0])) started[per_vector];
+      constexpr int batch = per_vector < 4 ? per_vector : 4;  // eight 16-bit samples' states spilled
 #  pragma unroll
-      for (int k = 0; k < per_vector; ++k) { started[k] = binner.start(items[k]); }
+      for (int k0 = 0; k0 < per_vector; k0 += batch) {
+        decltype(binner.start(items[0])) started[batch];
 #  pragma unroll
-      for (int k = 0; k < per_vector; ++k) {
-        missed += count_bin(cuda::std::integral_constant<int, 0>{}, binner.finish(started[k]), 1u);
+        for (int k = 0; k < batch; ++k) { started[k] = binner.start(items[k0 + k]); }
+#  pragma unroll
+        for (int k = 0; k < batch; ++k) {
+          missed += count_bin(cuda::std::integral_constant<int, 0>{}, binner.finish(started[k]), 1u);
+        }
       }
     } else {
 #  pragma unroll
