@@ -131,9 +131,9 @@ inline constexpr int fine_level_cells = 8192;
 /**
  * Sub-cells of the bitmap over levels kept in device memory (level_bitmap.cuh): 2^18, so 65536 levels fill about
  * one sub-cell in four and a sample reads a level from device memory about as often, in 64 KiB of entries beside
- * the 128 KiB of packed counters of 65535 bins. H200, 2026-12-02, a prototype in bench/levels_bitmap.cu: f32 /
- * 65536 square-root levels 31.7% (uniform) and 36.0% (normal) of the read ceiling, against 6.4% and 11.6% for a
- * grid of 4096 cells and a search of the levels in device memory (bench/NOTES.md).
+ * the 128 KiB of packed counters of 65535 bins. H200, 2026-12-02: f32 / 65536 square-root levels 38.1% (uniform)
+ * and 39.9% (normal) of the read ceiling, against 6.6% and 11.8% for a grid of 4096 cells and a search of the
+ * levels in device memory (bench/NOTES.md).
  */
 inline constexpr int bitmap_sub_cells = 1 << 18;
 /// Building the fine grid costs a block two binary searches of the levels per cell, 16 cells a thread in blocks of
