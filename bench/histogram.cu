@@ -252,9 +252,10 @@ enum class spacing { square_root, logarithmic, even };
 // sub-cells keep the grid instead (the library without the bitmap, in the same run).
 template <class T, class Level>
 void range_case(context& c, int num_levels, dist d, spacing s, double lo, double hi, bool bitmaps = true) {
-  const std::string what = std::string(name(d)) + ", range binning" +
-                           (s == spacing::logarithmic ? ", log-spaced levels" : s == spacing::even ? ", even levels" : "") +
-                           (bitmaps ? "" : ", grid instead of bitmap");
+  const std::string levels_kind =
+      s == spacing::logarithmic ? ", log-spaced levels" : s == spacing::even ? ", even levels" : "";
+  const std::string what =
+      std::string(name(d)) + ", range binning" + levels_kind + (bitmaps ? "" : ", grid instead of bitmap");
   if (!wanted(c, std::string(type_name<T>()) + ", " + std::to_string(num_levels - 1) + " bins, " + what)) { return; }
   const std::size_t n = c.bytes / sizeof(T);
   T* samples = fill<T>(c, d, lo, hi);

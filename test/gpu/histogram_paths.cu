@@ -286,7 +286,7 @@ bool bitmap_beside_65535_bins() {
 
 }  // namespace
 
-ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels in device memory, through a bitmap or the grid") {
+ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels in device memory, through a bitmap or grid") {
   using P = histogram_path;
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
   const int count = onchip::detail::max_staged_bins + 1;  // 65536 float levels: 256 KiB, more than a block holds
@@ -335,7 +335,7 @@ ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels in device m
   CHECK(std::string(onchip::last_error_message()).find("at most 65536 levels") != std::string::npos);
 }
 
-ONCHIP_GPU_TEST_CASE("range binning of levels whose staging leaves only global atomics: a bitmap, shared counters") {
+ONCHIP_GPU_TEST_CASE("range binning of levels whose staging leaves only global atomics: a bitmap, shared counts") {
   using P = histogram_path;
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 7);
   std::mt19937 rng(20261202);

@@ -108,8 +108,8 @@ ONCHIP_GPU_TEST_CASE("level bitmap: 65536 square-root levels over 2^18 sub-cells
                   -std::numeric_limits<float>::infinity(), 0.0f, -0.0f, 1.0f}) {
     samples.push_back(x);
   }
-  // The closest square-root levels (near 1) lie 1/(2 * 65535) apart, two sub-cells of 1/2^18: no sub-cell holds two,
-  // so no entry is marked and every sample takes the population count (the clustered test covers the search).
+  // The closest square-root levels (near 1) lie 1/(2 * 65535) apart, two sub-cells of 1/2^18: no sub-cell holds
+  // two, so no entry is marked and every sample takes the population count (the clustered test covers the search).
   CHECK(check_bitmap(levels, samples, 1 << 18, 1024) == 0);
   check_bitmap(levels, samples, 1 << 18, 256);
 }

@@ -410,7 +410,8 @@ TEST_CASE("range binning takes a bitmap of sub-cells where it keeps the grid's p
         if (p.level_bitmap) {
           CHECK_FALSE(p.level_grid);
           CHECK(p.smem_bytes >= bitmap);
-          CHECK(p.smem_bytes == onchip::smem_bytes(detail::layout_of(p.path, detail::planned_call(c, p), p.replicas)));
+          CHECK(p.smem_bytes ==
+                onchip::smem_bytes(detail::layout_of(p.path, detail::planned_call(c, p), p.replicas)));
           CHECK(p.smem_bytes <= g.limits.smem_per_block_optin);
         }
       }
@@ -750,8 +751,9 @@ void check_typed(int bins) {
       }
       break;
     case histogram_path::shared_packed16:
-      threads = p.level_bitmap ? onchip::detail::shape_v<histogram_path::shared_packed16, job_t, false, false, true>.threads
-                               : onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.threads;
+      threads = p.level_bitmap
+                    ? onchip::detail::shape_v<histogram_path::shared_packed16, job_t, false, false, true>.threads
+                    : onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.threads;
       vectors = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.vectors;
       break;
     case histogram_path::partition:
@@ -849,7 +851,10 @@ std::string path_at(histogram_call c, int bins, const device_limits& d) {
   }
   const bool range = c.level_bytes > 0;
   const std::string where = range && !p.level_staged ? ", levels in device memory" : "";
-  const std::string how = !range ? "" : p.level_bitmap ? " through a bitmap" : !p.level_grid ? " without grid" : "";
+  const std::string how = !range            ? ""
+                          : p.level_bitmap   ? " through a bitmap"
+                          : !p.level_grid    ? " without grid"
+                                             : "";
   return std::string(onchip::detail::path_name(p.path)) + where + how;
 }
 

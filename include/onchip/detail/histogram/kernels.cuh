@@ -315,7 +315,8 @@ template <class Staged, class = void>
 inline constexpr bool range_staged_v = false;
 template <class Staged>
 inline constexpr bool
-    range_staged_v<Staged, cuda::std::void_t<decltype(cuda::std::declval<const Staged&>().quiet_binners())>> = true;
+    range_staged_v<Staged, cuda::std::void_t<decltype(cuda::std::declval<const Staged&>().quiet_binners())>> =
+        true;
 
 /// count(binners) with the binners a block staged: range binning's bitmaps in a kernel for plans that gave them
 /// (`Bitmapped`), else its grids without search where every cell is quiet (`Quiet`: the kernel has that loop; the
@@ -362,8 +363,8 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
       missed += counters.spare_total();
     } else {
       constexpr int vectors = tuning::device_vectors(Vectors, tuning::shared_pre_hopper_vectors);
-      missed = count_staged<true, Bitmapped>(binners,
-                                             [&](const auto& b) { return count_replicas<vectors>(job, a, b, counters); });
+      missed = count_staged<true, Bitmapped>(
+          binners, [&](const auto& b) { return count_replicas<vectors>(job, a, b, counters); });
     }
   }
   add_ignored(missed, a.ignored);
@@ -384,8 +385,8 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
     base = static_cast<cuda::std::size_t>(s) * job.total_bins();
     count();
   };
-  add_ignored(count_staged<false, Bitmapped>(binners, [&](const auto& b) { return count_samples<Vectors>(job, a, b, add, slice); }),
-              a.ignored);
+  auto count = [&](const auto& b) { return count_samples<Vectors>(job, a, b, add, slice); };
+  add_ignored(count_staged<false, Bitmapped>(binners, count), a.ignored);
 }
 #endif  // __CUDACC__
 

@@ -207,8 +207,8 @@ cudaError_t launch_shared(const Job& job, const launch_plan& p, const kernel_arg
                           const device_limits& d, cudaStream_t stream, const char* who) {
   if constexpr (bitmappable_v<Job>) {
     if (p.level_bitmap) {
-      return launch_kernel<shared_kernel<Job, Smem, Threads, Blocks, Vectors, true>>(job, p, args, device, d, stream,
-                                                                                     who);
+      return launch_kernel<shared_kernel<Job, Smem, Threads, Blocks, Vectors, true>>(job, p, args, device, d,
+                                                                                     stream, who);
     }
   }
   return launch_kernel<shared_kernel<Job, Smem, Threads, Blocks, Vectors>>(job, p, args, device, d, stream, who);

@@ -62,7 +62,8 @@ struct histogram_call {
   bool level_staged = true;     // range binners: the levels copied into shared memory (else read where they are)
   bool level_grid_fine = false;  // range binners: the grid has tuning::fine_level_cells cells (else level_cells)
   bool level_bitmap = false;     // range binners: the levels stay in device memory and a bitmap of their
-                                 // tuning::bitmap_sub_cells sub-cells is staged instead of a grid (level_bitmap.cuh)
+                                 // tuning::bitmap_sub_cells sub-cells is staged instead of a grid
+                                 // (level_bitmap.cuh)
   int table_bytes = 0;          // a table from every 16-bit sample value to its bin, staged in shared memory
   bool weighted = false;
   int counter_bytes = 4;
@@ -251,9 +252,9 @@ ONCHIP_HOST_DEVICE constexpr cuda::std::size_t bitmap_bytes(const histogram_call
 
 /**
  * Shared memory of every histogram kernel: levels and their grid's cells, or a bitmap of the levels' sub-cells,
- * staged per active channel (range binners), the value table (16-bit range binning), then `replicas` copies of `words` counter words (bins and one
- * spare for samples in no bin). The host measures it from the call; the device carves it from the same call, so
- * the two cannot disagree.
+ * staged per active channel (range binners), the value table (16-bit range binning), then `replicas` copies of
+ * `words` counter words (bins and one spare for samples in no bin). The host measures it from the call; the
+ * device carves it from the same call, so the two cannot disagree.
  */
 struct shared_layout {
   histogram_call call;
@@ -597,7 +598,8 @@ ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, cons
     launch_plan p = fit(path, call, device);
     // A value table or a level bitmap leaves one block per SM: it runs as one wide block, with as many threads as
     // two (a bitmap's samples wait on level reads from the caches: more threads keep more of them in flight).
-    const bool one_block = (call.table_bytes > 0 || call.level_bitmap) && p.ok() && p.blocks_per_sm < tuning::shared_blocks;
+    const bool one_block =
+        (call.table_bytes > 0 || call.level_bitmap) && p.ok() && p.blocks_per_sm < tuning::shared_blocks;
     const bool widen = (wide_candidate(call) && (p.replicas < tuning::wide_min_copies || one_block)) ||
                        (wide_range_candidate(call) && p.replicas < tuning::max_replicas);
     if (p.ok() && path == histogram_path::shared_replicas && widen) {
@@ -650,7 +652,8 @@ ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(
         mapped.level_grid = false;
         mapped.level_bitmap = true;
         const launch_plan bitmap = first_fit(mapped, device, only, workspace_cap);
-        const bool better = call.level_staged ? bitmap.path != histogram_path::global_atomics : bitmap.path == p.path;
+        const bool better =
+            call.level_staged ? bitmap.path != histogram_path::global_atomics : bitmap.path == p.path;
         if (bitmap.ok() && better) { return bitmap; }
       }
       if (p.level_grid && fine_grid_pays(call, p)) {  // the fine grid where it costs the plan nothing
