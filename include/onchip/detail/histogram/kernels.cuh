@@ -94,8 +94,9 @@ struct packed_adder {
   }
 };
 
-/// A bin_of in two steps, finish(start(sample)), so that count_packed_by starts a batch's samples before it
-/// finishes any: their loads are in flight together (bitmap_range: the level of a sample's sub-cell).
+/// A bin_of in two steps, finish(start(sample)) (a stepped binner, level_bitmap.cuh), so that count_packed_by
+/// starts a batch's samples before it finishes any: their loads are in flight together (bitmap_range: the level
+/// of a sample's sub-cell).
 template <class Start, class Finish>
 struct two_step_bins {
   Start start;
@@ -105,10 +106,6 @@ struct two_step_bins {
     return finish(start(v));
   }
 };
-template <class BinOf>
-inline constexpr bool two_step_v = false;
-template <class Start, class Finish>
-inline constexpr bool two_step_v<two_step_bins<Start, Finish>> = true;
 
 /**
  * One channel of packed 16-bit counters, `positions` of them (position p in half p % 2 of word p / 2),
@@ -139,12 +136,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job jo
     for (int k0 = 0; k0 < per_vector; k0 += batch) {
       unsigned b[batch], old[batch];
       bool any = false;
-      if constexpr (two_step_v<BinOf>) {
-        decltype(bin_of.start(items[0])) started[batch];
-#  pragma unroll
-        for (int k = 0; k < batch; ++k) { started[k] = bin_of.start(items[k0 + k]); }
-#  pragma unroll
-        for (int k = 0; k < batch; ++k) { b[k] = bin_of.finish(started[k]); }
+      if constexpr (stepped_binner_v<BinOf>) {
+        step_batch(bin_of, items, k0, b);
       } else {
 #  pragma unroll
         for (int k = 0; k < batch; ++k) { b[k] = bin_of(items[k0 + k]); }

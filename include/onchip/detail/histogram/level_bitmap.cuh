@@ -164,6 +164,18 @@ inline constexpr bool stepped_binner_v = false;
 template <class Binner>
 inline constexpr bool stepped_binner_v<Binner, cuda::std::void_t<decltype(&Binner::finish)>> = true;
 
+/// out[k] = stepped.finish(stepped.start(items[first + k])) for k < Batch, every start() before the first
+/// finish(), so the batch's loads are in flight together (the counting loops' batches of a vector's samples).
+template <int Batch, class Stepped, class Items, class Out>
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void step_batch(const Stepped& stepped, const Items& items, int first,
+                                                      Out (&out)[Batch]) {
+  decltype(stepped.start(items[0])) started[Batch];
+  ONCHIP_UNROLL
+  for (int k = 0; k < Batch; ++k) { started[k] = stepped.start(items[first + k]); }
+  ONCHIP_UNROLL
+  for (int k = 0; k < Batch; ++k) { out[k] = static_cast<Out>(stepped.finish(started[k])); }
+}
+
 #if defined(__CUDACC__)
 /**
  * Builds the `count` entries (bitmap_entries of map.cells) of the bitmap that `map` lays over levels[0..bins] in

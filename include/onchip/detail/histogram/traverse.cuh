@@ -194,13 +194,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job,
       constexpr int batch = per_vector < 4 ? per_vector : 4;  // eight 16-bit samples' states spilled
 #  pragma unroll
       for (int k0 = 0; k0 < per_vector; k0 += batch) {
-        decltype(binner.start(items[0])) started[batch];
+        int bins[batch];
+        step_batch(binner, items, k0, bins);
 #  pragma unroll
-        for (int k = 0; k < batch; ++k) { started[k] = binner.start(items[k0 + k]); }
-#  pragma unroll
-        for (int k = 0; k < batch; ++k) {
-          missed += count_bin(cuda::std::integral_constant<int, 0>{}, binner.finish(started[k]), 1u);
-        }
+        for (int k = 0; k < batch; ++k) { missed += count_bin(cuda::std::integral_constant<int, 0>{}, bins[k], 1u); }
       }
     } else {
 #  pragma unroll
