@@ -660,6 +660,30 @@ TEST_CASE("level grid: range binning equals std::upper_bound on every kind of le
   }
 }
 
+TEST_CASE("level bitmap: entries of 32 sub-cells, worked by hand") {
+  // Levels 0..4 over 64 sub-cells of 1/16: level 1 in sub-cell 16, 2 in 32 (entry 1's first), 3 in 48 (entry 1's
+  // 16th), and the last level clamped into the last sub-cell, 63 (entry 1's 31st). A level beside 3 (3.01, also
+  // sub-cell 48) crowds entry 1.
+  using onchip::detail::bitmap_crowded;
+  using onchip::detail::bitmap_entry_of;
+  const std::vector<float> levels = {0.0f, 1.0f, 2.0f, 3.0f, 4.0f};
+  const auto map = onchip::detail::cell_map<float, float>::over(0.0f, 4.0f, 64);
+  CHECK(onchip::detail::bitmap_entries(64) == 3);
+  const auto e0 = bitmap_entry_of(levels.data(), 4, map, 0), e1 = bitmap_entry_of(levels.data(), 4, map, 1),
+             end = bitmap_entry_of(levels.data(), 4, map, 2);
+  CHECK(e0.bits == (1u << 16));
+  CHECK(e0.below == 0u);
+  CHECK(e1.bits == ((1u << 31) | (1u << 16) | 1u));
+  CHECK(e1.below == 1u);
+  CHECK(end.bits == 0u);
+  CHECK(end.below == 4u);
+  const std::vector<float> crowded = {0.0f, 1.0f, 2.0f, 3.0f, 3.01f, 4.0f};
+  const auto c1 = bitmap_entry_of(crowded.data(), 5, map, 1);
+  CHECK(c1.bits == e1.bits);
+  CHECK(c1.below == (1u | bitmap_crowded));
+  CHECK(bitmap_entry_of(crowded.data(), 5, map, 2).below == 5u);
+}
+
 TEST_CASE("value table: levels as offsets into the table of every 16-bit value, clamped to the sample type") {
   using u16_table = onchip::detail::value_table_binners<std::uint16_t, int>;
   using i16_table = onchip::detail::value_table_binners<std::int16_t, long long>;

@@ -99,14 +99,16 @@ struct bitmap_range {
   cell_map<X, Level> map{};  // map.cells sub-cells, a multiple of 32
   Level first{}, last{};
 
-  /// A sample between start() and finish().
+  /// started::step of a sample outside [first, last) or NaN, of one whose sub-cell holds a level (`level`) in an
+  /// entry not marked, and of one whose sub-cell holds none; a marked entry's samples hold the entry's index.
+  static constexpr int outside = -3, compare = -2, counted = -1;
+
+  /// A sample between start() and finish() (four words: a batch's states stay in registers).
   struct started {
     X x;
-    Level level;    // the level of the sample's own sub-cell (when it holds one and the entry is not marked)
-    int below;      // levels at or below x in lower sub-cells (marked entries: levels below the entry)
-    int entry;      // the sample's entry, when marked, else -1
-    bool own;       // the sample's sub-cell holds a level (`level`), in an entry not marked
-    bool valid;
+    Level level;  // the level of the sample's own sub-cell (step == compare)
+    int below;    // levels at or below x in lower sub-cells (marked entries: levels below the entry)
+    int step;     // what finish() does: outside, compare, counted, or the marked entry to search
   };
 
   template <class Sample>
@@ -120,14 +122,14 @@ struct bitmap_range {
     const int below = static_cast<int>(e.below & ~bitmap_crowded) +
                       (marked ? 0 : popcount(e.bits & ((1u << r) - 1u)));
     const bool own = !marked && ((e.bits >> r) & 1u) != 0;
-    return {x, level_if(own, levels, below + 1), below, marked ? w : -1, own,
-            !value_less(x, first) && value_less(x, last)};  // false for NaN
+    const bool valid = !value_less(x, first) && value_less(x, last);  // false for NaN
+    return {x, level_if(own, levels, below + 1), below, !valid ? outside : marked ? w : own ? compare : counted};
   }
 
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int finish(const started& s) const {
     int b = s.below;
-    if (s.entry >= 0) {  // levels[b + 1 .. end] are the entry's: count those at or below x
-      int count = static_cast<int>(entries[s.entry + 1].below & ~bitmap_crowded) - b;
+    if (s.step >= 0) {  // levels[b + 1 .. end] are the entry's: count those at or below x
+      int count = static_cast<int>(entries[s.step + 1].below & ~bitmap_crowded) - b;
       while (count > 0) {
         const int step = count / 2;
         if (!value_less(s.x, level_if(true, levels, b + 1 + step))) {
@@ -138,9 +140,9 @@ struct bitmap_range {
         }
       }
     } else {
-      b += s.own && !value_less(s.x, s.level) ? 1 : 0;
+      b += s.step == compare && !value_less(s.x, s.level) ? 1 : 0;
     }
-    return s.valid ? b : -1;
+    return s.step == outside ? -1 : b;
   }
 
   template <class Sample>
