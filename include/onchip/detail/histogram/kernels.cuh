@@ -94,17 +94,28 @@ struct packed_adder {
   }
 };
 
-/// A bin_of in two steps, finish(start(sample)) (a stepped binner, level_bitmap.cuh), so that count_packed_by
-/// starts a batch's samples before it finishes any: their loads are in flight together (bitmap_range: the level
-/// of a sample's sub-cell).
-template <class Start, class Finish>
-struct two_step_bins {
-  Start start;
-  Finish finish;
+/// A stepped binner (level_bitmap.cuh) whose bins are clamped to [0, bins], bins the spare counter for samples in
+/// no bin, so that count_packed_by starts a batch's samples before it finishes any: their loads are in flight
+/// together (bitmap_range: the level of a sample's sub-cell).
+template <class Binner>
+struct clamped_steps {
+  const Binner& binner;
+  unsigned bins;
+  using started = typename Binner::started;
+  template <class V>
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE started start(V v) const {
+    return binner.start(v);
+  }
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE bool searches(const started& s) const { return binner.searches(s); }
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned finish(const started& s) const { return clamp(binner.finish(s)); }
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned finish_unmarked(const started& s) const {
+    return clamp(binner.finish_unmarked(s));
+  }
   template <class V>
   ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned operator()(V v) const {
     return finish(start(v));
   }
+  ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned clamp(int b) const { return min(static_cast<unsigned>(b), bins); }
 };
 
 /**
@@ -208,11 +219,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed(const Job job, 
     return count_packed_by<Vectors>(
         job, a, [&](sample_t v) { return static_cast<unsigned>(binners[0](v)); }, words, bins + 1, out_of);
   } else if constexpr (stepped_binner_v<binner_t>) {
-    const binner_t& binner = binners[0];
-    auto start = [&](sample_t v) { return binner.start(v); };
-    auto finish = [&](const auto& s) { return min(static_cast<unsigned>(binner.finish(s)), bins); };
-    return count_packed_by<Vectors>(job, a, two_step_bins<decltype(start), decltype(finish)>{start, finish}, words,
-                                    bins + 1, out_of);
+    return count_packed_by<Vectors>(job, a, clamped_steps<binner_t>{binners[0], bins}, words, bins + 1, out_of);
   } else {
     return count_packed_by<Vectors>(
         job, a, [&](sample_t v) { return min(static_cast<unsigned>(binners[0](v)), bins); }, words, bins + 1,

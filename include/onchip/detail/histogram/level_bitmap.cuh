@@ -126,23 +126,27 @@ struct bitmap_range {
     return {x, level_if(own, levels, below + 1), below, !valid ? outside : marked ? w : own ? compare : counted};
   }
 
-  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int finish(const started& s) const {
-    int b = s.below;
-    if (s.step >= 0) {  // levels[b + 1 .. end] are the entry's: count those at or below x
-      int count = static_cast<int>(entries[s.step + 1].below & ~bitmap_crowded) - b;
-      while (count > 0) {
-        const int step = count / 2;
-        if (!value_less(s.x, level_if(true, levels, b + 1 + step))) {
-          b += step + 1;
-          count -= step + 1;
-        } else {
-          count = step;
-        }
-      }
-    } else {
-      b += s.step == compare && !value_less(s.x, s.level) ? 1 : 0;
-    }
+  /// Whether finish() must search a marked entry for s; finish_unmarked(s) == finish(s) where it need not.
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE static bool searches(const started& s) { return s.step >= 0; }
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE static int finish_unmarked(const started& s) {
+    const int b = s.below + (s.step == compare && !value_less(s.x, s.level) ? 1 : 0);
     return s.step == outside ? -1 : b;
+  }
+
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int finish(const started& s) const {
+    if (!searches(s)) { return finish_unmarked(s); }
+    int b = s.below;  // levels[b + 1 .. end] are the marked entry's: count those at or below x
+    int count = static_cast<int>(entries[s.step + 1].below & ~bitmap_crowded) - b;
+    while (count > 0) {
+      const int step = count / 2;
+      if (!value_less(s.x, level_if(true, levels, b + 1 + step))) {
+        b += step + 1;
+        count -= step + 1;
+      } else {
+        count = step;
+      }
+    }
+    return b;  // a marked entry's samples are in [first, last)
   }
 
   template <class Sample>
@@ -160,7 +164,8 @@ struct bitmap_range {
 };
 
 /// Whether a binner bins in two steps, finish(start(sample)) (bitmap_range): the counting loops start a batch of
-/// samples before they finish any, so the batch's loads are in flight together.
+/// samples before they finish any, so the batch's loads are in flight together. A stepped binner also has
+/// searches(s), whether finish(s) must search, and finish_unmarked(s), equal to finish(s) where it need not.
 template <class Binner, class = void>
 inline constexpr bool stepped_binner_v = false;
 template <class Binner>
@@ -174,8 +179,18 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void step_batch(const Stepped& stepped, co
   decltype(stepped.start(items[0])) started[Batch];
   ONCHIP_UNROLL
   for (int k = 0; k < Batch; ++k) { started[k] = stepped.start(items[first + k]); }
+  bool search = false;  // one branch for the batch rather than one around each sample's search
   ONCHIP_UNROLL
-  for (int k = 0; k < Batch; ++k) { out[k] = static_cast<Out>(stepped.finish(started[k])); }
+  for (int k = 0; k < Batch; ++k) {
+    out[k] = static_cast<Out>(stepped.finish_unmarked(started[k]));
+    search = search || stepped.searches(started[k]);
+  }
+  if (search) {  // rare: a sample in a marked entry
+    ONCHIP_UNROLL
+    for (int k = 0; k < Batch; ++k) {
+      if (stepped.searches(started[k])) { out[k] = static_cast<Out>(stepped.finish(started[k])); }
+    }
+  }
 }
 
 #if defined(__CUDACC__)
