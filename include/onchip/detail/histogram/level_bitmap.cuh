@@ -24,7 +24,8 @@
 namespace onchip::detail {
 
 /// 32 sub-cells of a level bitmap: bit r set when sub-cell 32w + r holds one of levels[1..bins]; `below` the number
-/// of those levels in lower sub-cells, with bitmap_crowded set when a sub-cell of the entry holds two or more.
+/// of those levels in lower sub-cells, with bitmap_crowded set when a sub-cell of the entry holds two or more. A
+/// marked (crowded) entry's bits are cleared: its samples search its levels instead.
 struct bitmap_entry {
   cuda::std::uint32_t bits;
   cuda::std::uint32_t below;
@@ -50,6 +51,7 @@ ONCHIP_HOST_DEVICE bitmap_entry bitmap_entry_of(const Level* levels, int bins, c
     e.below |= (e.bits & bit) != 0 ? bitmap_crowded : 0u;
     e.bits |= bit;
   }
+  if ((e.below & bitmap_crowded) != 0) { e.bits = 0u; }
   return e;
 }
 
@@ -106,8 +108,8 @@ struct bitmap_range {
   /// A sample between start() and finish() (four words: a batch's states stay in registers).
   struct started {
     X x;
-    Level level;  // the level of the sample's own sub-cell (step == compare)
-    int below;    // levels at or below x in lower sub-cells (marked entries: levels below the entry)
+    Level level;  // the level of the sample's own sub-cell, levels[upto] (step == compare)
+    int upto;     // levels in lower sub-cells and the sample's own (marked entries: levels below the entry)
     int step;     // what finish() does: outside, compare, counted, or the marked entry to search
   };
 
@@ -119,23 +121,23 @@ struct bitmap_range {
     const cuda::std::uint32_t r = static_cast<cuda::std::uint32_t>(c % 32);
     const bitmap_entry e = entries[w];
     const bool marked = (e.below & bitmap_crowded) != 0;
-    const int below = static_cast<int>(e.below & ~bitmap_crowded) +
-                      (marked ? 0 : popcount(e.bits & ((1u << r) - 1u)));
-    const bool own = !marked && ((e.bits >> r) & 1u) != 0;
+    const cuda::std::uint32_t t = e.bits << (31u - r);  // bit r on top, the lower sub-cells' under it (marked: 0)
+    const bool own = (t & 0x80000000u) != 0;
+    const int upto = static_cast<int>(e.below & ~bitmap_crowded) + popcount(t);
     const bool valid = !value_less(x, first) && value_less(x, last);  // false for NaN
-    return {x, level_if(own, levels, below + 1), below, !valid ? outside : marked ? w : own ? compare : counted};
+    return {x, level_if(own, levels, upto), upto, !valid ? outside : marked ? w : own ? compare : counted};
   }
 
   /// Whether finish() must search a marked entry for s; finish_unmarked(s) == finish(s) where it need not.
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE static bool searches(const started& s) { return s.step >= 0; }
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE static int finish_unmarked(const started& s) {
-    const int b = s.below + (s.step == compare && !value_less(s.x, s.level) ? 1 : 0);
+    const int b = s.upto - (s.step == compare && value_less(s.x, s.level) ? 1 : 0);
     return s.step == outside ? -1 : b;
   }
 
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int finish(const started& s) const {
     if (!searches(s)) { return finish_unmarked(s); }
-    int b = s.below;  // levels[b + 1 .. end] are the marked entry's: count those at or below x
+    int b = s.upto;  // levels[b + 1 .. end] are the marked entry's: count those at or below x
     int count = static_cast<int>(entries[s.step + 1].below & ~bitmap_crowded) - b;
     while (count > 0) {
       const int step = count / 2;
@@ -226,7 +228,9 @@ ONCHIP_DEVICE void build_bitmap(bitmap_entry* entries, int count, const Level* l
     before -= total;
     for (int w = begin; w < end; ++w) {
       const cuda::std::uint32_t own = entries[w].below & ~bitmap_crowded;
-      entries[w].below = before | (entries[w].below & bitmap_crowded);
+      const cuda::std::uint32_t mark = entries[w].below & bitmap_crowded;
+      entries[w].below = before | mark;
+      if (mark != 0) { entries[w].bits = 0u; }
       before += own;
     }
   }
