@@ -682,6 +682,25 @@ TEST_CASE("level bitmap: entries of 32 sub-cells, worked by hand") {
   CHECK(c1.bits == 0u);
   CHECK(c1.below == (1u | bitmap_crowded));
   CHECK(bitmap_entry_of(crowded.data(), 5, map, 2).below == 5u);
+  // Samples through both bitmaps: a sub-cell below a level's (15), the level's own sub-cell on either side of it
+  // (16, 48), the crowded entry's search, and samples outside [0, 4) and NaN.
+  const std::vector<onchip::detail::bitmap_entry> plain = {e0, e1, end};
+  const std::vector<onchip::detail::bitmap_entry> marked = {e0, c1, bitmap_entry_of(crowded.data(), 5, map, 2)};
+  const onchip::detail::bitmap_range<float, float> by_plain{levels.data(), plain.data(), map, 0.0f, 4.0f};
+  const onchip::detail::bitmap_range<float, float> by_marked{crowded.data(), marked.data(), map, 0.0f, 4.0f};
+  CHECK(by_plain(0.99f) == 0);
+  CHECK(by_plain(1.0f) == 1);
+  CHECK(by_plain(1.03f) == 1);
+  CHECK(by_plain(2.99f) == 2);
+  CHECK(by_plain(3.0f) == 3);
+  CHECK(by_plain(3.999f) == 3);
+  CHECK(by_marked(3.005f) == 3);
+  CHECK(by_marked(3.01f) == 4);
+  CHECK(by_marked(2.5f) == 2);
+  CHECK(by_marked(0.5f) == 0);
+  CHECK(by_plain(-0.5f) == -1);
+  CHECK(by_plain(4.0f) == -1);
+  CHECK(by_marked(std::nanf("")) == -1);
 }
 
 TEST_CASE("value table: levels as offsets into the table of every 16-bit value, clamped to the sample type") {
