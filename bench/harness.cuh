@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -102,13 +103,27 @@ class table {
     }
     std::fflush(stdout);
   }
+  /// Writes the table to dir/file, creating dir first; a file that cannot be written ends the run with an error
+  /// (a run whose results vanish would otherwise look complete).
   void save(const std::string& dir, const std::string& file) const {
+    std::error_code made;
+    std::filesystem::create_directories(dir, made);
     std::ofstream csv(dir + "/" + file);
+    if (!csv) {
+      std::fprintf(stderr, "bench: cannot write %s/%s%s%s\n", dir.c_str(), file.c_str(), made ? ": " : "",
+                   made ? made.message().c_str() : "");
+      std::exit(1);
+    }
     for (std::size_t i = 0; i < columns_.size(); ++i) { csv << (i ? "," : "") << quoted(columns_[i]); }
     csv << "\n";
     for (const auto& r : rows_) {
       for (std::size_t i = 0; i < r.size(); ++i) { csv << (i ? "," : "") << quoted(r[i]); }
       csv << "\n";
+    }
+    csv.flush();
+    if (!csv) {
+      std::fprintf(stderr, "bench: writing %s/%s failed\n", dir.c_str(), file.c_str());
+      std::exit(1);
     }
   }
 
