@@ -85,15 +85,14 @@ __global__ void __launch_bounds__(Threads) read_kernel(const uint4* in, std::siz
 struct shape {
   void (*kernel)(const uint4*, std::size_t, unsigned*);
   int threads, blocks, vectors, smem_kib;
-  const char* prefetch;
+  std::string prefetch;
   const char* work;
 };
 
 template <int Threads, int V, ahead A = ahead::none, int Rounds = 1, work W = work::none>
 shape make(int blocks, int smem_kib = 0) {
-  const char* p = A == ahead::none ? "none"
-                  : A == ahead::bulk ? (Rounds == 1 ? "bulk, 1 round ahead" : "bulk, 2 rounds ahead")
-                                     : "per thread, 1 round ahead";
+  const std::string rounds = std::to_string(Rounds) + (Rounds == 1 ? " round ahead" : " rounds ahead");
+  const std::string p = A == ahead::none ? "none" : (A == ahead::bulk ? "bulk, " : "per thread, ") + rounds;
   const char* w = W == work::none ? "xor" : W == work::atomic ? "a shared atomic" : "24 dependent multiply-adds";
   return {read_kernel<Threads, V, A, Rounds, W>, Threads, blocks, V, smem_kib, p, w};
 }
