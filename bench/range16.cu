@@ -12,6 +12,7 @@
 #include <onchip/load.cuh>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -85,6 +86,70 @@ __global__ void __launch_bounds__(Threads) lane_grid_kernel(const uint4* in, std
   }
 }
 
+
+// Carry grid: 2^k cells of 2^C values (k + C = 16), one copy per lane. A cell's word is built so that adding the
+// sample shifted left by 8 (one byte permute, which also isolates the 16-bit half) carries into the counter index
+// exactly when the sample reaches the cell's boundary: word = ((first - cell) << (8 + C)) + ((2^C - s) << 8), first
+// = the counter index of the cell's first value, s = the offset of the boundary inside the cell (2^C: none). Then
+// index = (word + (x << 8)) >> (8 + C). Exact while no cell holds two boundaries (the host checks it per case).
+template <int C>
+struct carry_grid {
+  static constexpr int cells = 1 << (16 - C);
+  // The table and the counters at shared addresses aligned to their sizes' powers of two, so that a lane's
+  // offset is ORed into the masked cell or index with one three-input logic op: the table at 32 or 64 KiB, the
+  // counters at the next 64 KiB. The window is sized as if it started at 0 (it starts a little above: checked).
+  static constexpr unsigned table_at = cells * 128u < 0x8000u ? 0x8000u : cells * 128u;
+  static constexpr unsigned count_at = (table_at + cells * 128u + 0xffffu) & ~0xffffu;
+  static constexpr std::size_t smem = count_at + std::size_t{counters} * 32 * 4;
+};
+
+template <int Threads, int C, int V, int MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks) carry_grid_kernel(const uint4* in, std::size_t n,
+                                                                        const int* levels, unsigned* out) {
+  using g = carry_grid<C>;
+  extern __shared__ unsigned smem[];
+  const unsigned window = bench::shared_address(smem);
+  unsigned* grid = smem + (g::table_at - window) / 4;
+  unsigned* count = smem + (g::count_at - window) / 4;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (window > g::table_at) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) { printf("carry grid: the shared window starts at %u\n", window); }
+    return;
+  }
+  for (int i = threadIdx.x; i < counters * 32; i += Threads) { count[i] = 0; }
+  for (int c0 = warp * 32; c0 < g::cells; c0 += Threads) {
+    const int c = c0 + lane, first = c << C, last = first + (1 << C) - 1;
+    const int lo = at_or_below(levels, bins + 1, first), hi = at_or_below(levels, bins + 1, last);
+    const unsigned s = hi == lo ? (1u << C) : static_cast<unsigned>(levels[lo] - first);
+    const unsigned word = (static_cast<unsigned>(lo - c) << (8 + C)) + (((1u << C) - s) << 8);
+    for (int j = 0; j < 32; ++j) { grid[(c0 + j) * 32 + lane] = __shfl_sync(~0u, word, j); }
+  }
+  __syncthreads();
+  unsigned l4, c4;  // opaque to the compiler, so that each address is one shift and one three-input logic op
+  asm("mov.u32 %0, %1;" : "=r"(l4) : "r"(g::table_at | (lane * 4)));
+  asm("mov.u32 %0, %1;" : "=r"(c4) : "r"(g::count_at | (lane * 4)));
+  constexpr unsigned cell_mask = (g::cells - 1u) << 7, index_mask = 511u << 7;
+  auto add = [&](unsigned xs) {  // xs = x << 8
+    unsigned w;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(w) : "r"(((xs >> (C + 1)) & cell_mask) | l4));
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"((((w + xs) >> (C + 1)) & index_mask) | c4) : "memory");
+  };
+  bench::grid_vectors<Threads, V>(in, n, [&](const uint4& r) {
+    const unsigned w[4] = {r.x, r.y, r.z, r.w};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      add(__byte_perm(w[k], 0, 0x4104));
+      add(__byte_perm(w[k], 0, 0x4324));
+    }
+  });
+  __syncthreads();
+  for (int b = threadIdx.x; b < bins; b += Threads) {
+    unsigned sum = 0;
+    for (int l = 0; l < 32; ++l) { sum += count[(b + 1) * 32 + (l + b) % 32]; }
+    if (sum != 0) { atomicAdd(out + b, sum); }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -134,6 +199,16 @@ int main(int argc, char** argv) {
         run(name, [&] { kernel<<<sms * blocks_per_sm, threads, smem>>>(v, vectors, levels, out); });
       };
       run("onchip::histogram_range", [&] { BENCH_CHECK(onchip::histogram_range(in, n, out, levels, bins + 1)); });
+      grid_case("carry grid, 256 cells, 2 x 1024 threads, 2 vectors", carry_grid_kernel<1024, 8, 2, 2>, 1024, 2,
+                carry_grid<8>::smem);
+      grid_case("carry grid, 256 cells, 2 x 1024 threads, 4 vectors", carry_grid_kernel<1024, 8, 4, 2>, 1024, 2,
+                carry_grid<8>::smem);
+      grid_case("carry grid, 256 cells, 2 x 512 threads, 4 vectors", carry_grid_kernel<512, 8, 4, 2>, 512, 2,
+                carry_grid<8>::smem);
+      grid_case("carry grid, 256 cells, 3 x 512 threads, 4 vectors", carry_grid_kernel<512, 8, 4, 3>, 512, 3,
+                carry_grid<8>::smem);
+      grid_case("carry grid, 512 cells, 1 x 1024 threads, 4 vectors", carry_grid_kernel<1024, 7, 4, 1>, 1024, 1,
+                carry_grid<7>::smem);
       grid_case("lane grid, 1024 cells, 1 x 1024 threads, 4 vectors", lane_grid_kernel<1024, 10, 4, false>, 1024, 1,
                 lane_grid<1024, 10>::smem);
       grid_case("lane grid, 1024 cells, with the crowded test", lane_grid_kernel<1024, 10, 4, true>, 1024, 1,
