@@ -7,6 +7,11 @@
 //     A sample costs one shared load, one compare and one shared atomic without return, no bank conflict
 //     whatever the data. Exact while no cell holds two level boundaries (true of the levels here); "with the
 //     crowded test" adds the test a general kernel needs (a flag in the word, a search when it is set).
+//   carry grid: the same copies per lane, but the compare folded into an addition (carry_grid_kernel): 8
+//     instructions a sample. Its addresses are formed three ways: the lane's offset ORed into the masked cell or
+//     index (table and counters at aligned shared addresses), or a shift and an add of the lane's base ("shift
+//     and add": any place), with the shift's amount a constant or a register ("shift in a register", as for a
+//     cell width chosen at run time).
 //   bench_range16 [--out DIR] [--runs N] [--filter TEXT]
 #include <onchip/histogram.cuh>
 #include <onchip/load.cuh>
@@ -101,18 +106,27 @@ struct carry_grid {
   static constexpr unsigned table_at = cells * 128u < 0x8000u ? 0x8000u : cells * 128u;
   static constexpr unsigned count_at = (table_at + cells * 128u + 0xffffu) & ~0xffffu;
   static constexpr std::size_t smem = count_at + std::size_t{counters} * 32 * 4;
+  static constexpr std::size_t packed_smem() { return (std::size_t{cells} + counters) * 32 * 4; }  // back to back
 };
 
-template <int Threads, int C, int V, int MinBlocks>
+/// How a carry grid kernel forms its shared addresses.
+enum class carry_form {
+  aligned_or,   // the lane's offset ORed into the masked cell or index (carry_grid's aligned places)
+  shift_lea,    // a shift, then the lane's base added to the shifted cell or index (LEA): any place
+  runtime_lea,  // the same with the shift's amount in a register, as for a cell width chosen at run time
+};
+
+template <int Threads, int C, int V, int MinBlocks, carry_form Form = carry_form::aligned_or>
 __global__ void __launch_bounds__(Threads, MinBlocks) carry_grid_kernel(const uint4* in, std::size_t n,
                                                                         const int* levels, unsigned* out) {
   using g = carry_grid<C>;
+  constexpr bool aligned = Form == carry_form::aligned_or;
   extern __shared__ unsigned smem[];
   const unsigned window = bench::shared_address(smem);
-  unsigned* grid = smem + (g::table_at - window) / 4;
-  unsigned* count = smem + (g::count_at - window) / 4;
+  unsigned* grid = aligned ? smem + (g::table_at - window) / 4 : smem;
+  unsigned* count = aligned ? smem + (g::count_at - window) / 4 : smem + g::cells * 32;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  if (window > g::table_at) {
+  if (aligned && window > g::table_at) {
     if (threadIdx.x == 0 && blockIdx.x == 0) { printf("carry grid: the shared window starts at %u\n", window); }
     return;
   }
@@ -129,10 +143,26 @@ __global__ void __launch_bounds__(Threads, MinBlocks) carry_grid_kernel(const ui
   asm("mov.u32 %0, %1;" : "=r"(l4) : "r"(g::table_at | (lane * 4)));
   asm("mov.u32 %0, %1;" : "=r"(c4) : "r"(g::count_at | (lane * 4)));
   constexpr unsigned cell_mask = (g::cells - 1u) << 7, index_mask = 511u << 7;
+  const unsigned t_lane = bench::shared_address(grid) + lane * 4, c_lane = bench::shared_address(count) + lane * 4;
+  const unsigned shift = 8u + C + static_cast<unsigned>(n >> 62);  // 8 + C, known only at run time (n < 2^62)
+  auto shr = [&](unsigned v) {  // v >> (8 + C), opaque to the compiler so that it is not merged with the << 7
+    unsigned r;
+    if constexpr (Form == carry_form::runtime_lea) {
+      asm("shr.b32 %0, %1, %2;" : "=r"(r) : "r"(v), "r"(shift));
+    } else {
+      asm("shr.b32 %0, %1, %2;" : "=r"(r) : "r"(v), "n"(8 + C));
+    }
+    return r;
+  };
   auto add = [&](unsigned xs) {  // xs = x << 8
     unsigned w;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(w) : "r"(((xs >> (C + 1)) & cell_mask) | l4));
-    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"((((w + xs) >> (C + 1)) & index_mask) | c4) : "memory");
+    if constexpr (aligned) {
+      asm volatile("ld.shared.u32 %0, [%1];" : "=r"(w) : "r"(((xs >> (C + 1)) & cell_mask) | l4));
+      asm volatile("red.shared.add.u32 [%0], 1;" ::"r"((((w + xs) >> (C + 1)) & index_mask) | c4) : "memory");
+    } else {
+      asm volatile("ld.shared.u32 %0, [%1];" : "=r"(w) : "r"(t_lane + (shr(xs) << 7)));
+      asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(c_lane + (shr(w + xs) << 7)) : "memory");
+    }
   };
   bench::grid_vectors<Threads, V>(in, n, [&](const uint4& r) {
     const unsigned w[4] = {r.x, r.y, r.z, r.w};
@@ -207,6 +237,10 @@ int main(int argc, char** argv) {
                 carry_grid<8>::smem);
       grid_case("carry grid, 256 cells, 3 x 512 threads, 4 vectors", carry_grid_kernel<512, 8, 4, 3>, 512, 3,
                 carry_grid<8>::smem);
+      grid_case("carry grid, 256 cells, 2 x 1024 threads, 4 vectors, shift and add",
+                carry_grid_kernel<1024, 8, 4, 2, carry_form::shift_lea>, 1024, 2, carry_grid<8>::packed_smem());
+      grid_case("carry grid, 256 cells, 2 x 1024 threads, 4 vectors, shift in a register",
+                carry_grid_kernel<1024, 8, 4, 2, carry_form::runtime_lea>, 1024, 2, carry_grid<8>::packed_smem());
       grid_case("carry grid, 512 cells, 1 x 1024 threads, 4 vectors", carry_grid_kernel<1024, 7, 4, 1>, 1024, 1,
                 carry_grid<7>::smem);
       grid_case("lane grid, 1024 cells, 1 x 1024 threads, 4 vectors", lane_grid_kernel<1024, 10, 4, false>, 1024, 1,

@@ -255,7 +255,8 @@ struct histogram_options {
   /// Bytes at `workspace`.
   cuda::std::size_t workspace_bytes = 0;
   /// If not null, receives (on the host, when the call returns) the name of the kernel path that ran:
-  /// "byte_lanes", "shared_replicas", "shared_packed16", "partition" or "global_atomics" (a static string).
+  /// "byte_lanes", "carry_grid", "shared_replicas", "shared_packed16", "partition" or "global_atomics" (a static
+  /// string). "carry_grid" counts with another path after it where the levels crowd its cells.
   const char** path = nullptr;
 };
 

@@ -1,7 +1,7 @@
 // Instruction contract of every histogram kernel the device API instantiates (release build, ONCHIP_CHECKS=0):
 // nothing in local memory, on any path (bytes, several channels, shared replicas, 16-bit shared counters, global
-// atomics, range levels, 16-bit value tables, weights, segments). ONCHIP_PROBE_PART picks a part of the calls, so that the parts compile
-// side by side.
+// atomics, range levels, 16-bit value tables and the carry grid, weights, segments). ONCHIP_PROBE_PART picks a
+// part of the calls, so that the parts compile side by side.
 //
 // contract sass * lacks LDL|STL
 #include <onchip/histogram.cuh>
@@ -38,7 +38,8 @@ void instantiate(const std::uint8_t* u8, const std::int8_t* i8, const int* offse
   onchip::multi_histogram_even<4, 3>(u8, 10, hs, bins, lo, hi);
 #else
   onchip::segmented_histogram_even(u8, offsets, 4, h, 256, 0, 256);
-  onchip::histogram_range(u16, 10, h, i32, 257);  // the value table, and staged levels where it does not fit
+  onchip::histogram_range(u16, 10, h, i32, 257);  // the carry grid, the value table, and staged levels
+  onchip::histogram_range(u16, 10, h64, i32, 257);  // the carry grid into 64-bit counters
 #endif
   static_cast<void>(u8), static_cast<void>(i8), static_cast<void>(offsets), static_cast<void>(u16);
   static_cast<void>(f32), static_cast<void>(i32), static_cast<void>(i64), static_cast<void>(f64);

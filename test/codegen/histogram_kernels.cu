@@ -11,7 +11,9 @@
 // multiply; 16-bit range binning in packed counters: the same loop, no table read; range binning through a
 // bitmap of the levels' sub-cells in packed counters: per sample one 64-bit shared load of its entry, a population
 // count, and its sub-cell's level in a predicated load through the read-only cache (no branch around it, so a
-// batch's loads are in flight together).
+// batch's loads are in flight together); 16-bit range binning through the carry grid: per sample one byte
+// permute, one shared load of its cell's word and one shared atomic without return, no multiply, and the whole
+// kernel in its launch bounds without local memory.
 //
 // contract sass * lacks LDL|STL
 // contract sass k_byte_loop lacks \bRED\b|\bRED\.|ATOMG|\bATOM\.|\bLDS|\bSTS
@@ -45,6 +47,10 @@
 // contract sass k_range_bitmap_loop has \bPOPC\b
 // contract sass k_range_bitmap_loop has ATOMS\.ADD R[0-9]+, \[R[0-9]+(\+UR(Z|[0-9]+))?\]
 // contract sass k_range_bitmap_loop lacks DMUL|DFMA|F2F\.F64|LDS\.U16
+// contract sass k_carry_loop has \bPRMT R[0-9]+, R[0-9]+(\.reuse)?, 0x4(104|324), RZ
+// contract sass k_carry_loop has \bLDS R[0-9]+, \[R[0-9]+(\+UR(Z|[0-9]+))?\]
+// contract sass k_carry_loop has ATOMS\.POPC\.INC\.32 RZ, \[R[0-9]+(\+UR(Z|[0-9]+))?\]
+// contract sass k_carry_loop lacks IMAD\.HI|I2F|F2I|LDS\.U16|\bLDS\.64|ATOMS\.ADD
 // contract sass k_table_u16_loop has LDS\.U16
 // contract sass k_table_u16_loop has ATOMS\.POPC\.INC\.32
 // contract sass k_table_u16_loop lacks I2F|F2I|FMUL|FADD|IMAD\.HI|\bLDS\.64
@@ -196,3 +202,16 @@ extern "C" __global__ void __launch_bounds__(1024, 1) k_folded_u16(table_job job
   extern __shared__ unsigned words[];
   onchip::detail::count_folded<4, 1024>(job, a, words);
 }
+
+// 16-bit range binning through the carry grid: the counting loop (the library's own function) over a table and
+// counters it does not build, in the kernel's launch bounds; and the whole kernel as the device API launches it.
+extern "C" __global__ void __launch_bounds__(1024, 2) k_carry_loop(table_job job, onchip::detail::kernel_args a) {
+  using namespace onchip::detail;
+  const auto spans = onchip::carve(layout_of(histogram_path::carry_grid, a.call, 1));
+  const unsigned lane = threadIdx.x % 32;
+  const carry_lanes lanes{static_cast<unsigned>(__cvta_generic_to_shared(spans.table)) + lane * 4,
+                          static_cast<unsigned>(__cvta_generic_to_shared(spans.counters)) + lane * 4,
+                          8u + static_cast<unsigned>(carry_cell_bits(a.call))};
+  count_carries<4>(job, a, lanes);
+}
+template __global__ void onchip::detail::carry_kernel<table_job, 1024, 2, 4>(table_job, onchip::detail::kernel_args);

@@ -382,6 +382,89 @@ ONCHIP_GPU_TEST_CASE("16-bit range binning folds counted values into bins: carri
   }
 }
 
+ONCHIP_GPU_TEST_CASE("16-bit range binning through the carry grid; levels that crowd its cells left to the fallback") {
+  // Forced and automatic: the carry grid counts levels whose cells hold at most one boundary each (the host tests
+  // decide which sets those are, for both cell widths); the fold or the replicas count the others after it.
+  using P = histogram_path;
+  const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 5);
+  const std::initializer_list<P> carry = {P::automatic, P::carry_grid};
+  std::vector<int> even(257), offset(257), signed_mid(383), dense(600), coarse(256);
+  for (int i = 0; i < 257; ++i) {
+    even[i] = i * 256;         // 256 bins: cells of 128 values, boundaries at cell edges
+    offset[i] = 100 + 255 * i; // boundaries inside cells
+  }
+  for (int i = 0; i < 383; ++i) { signed_mid[i] = 5 + 130 * i - 32768; }  // 382 bins: the most with 512 cells
+  for (int i = 0; i < 600; ++i) { dense[i] = 3 + 109 * i; }   // 599 bins: 256 cells, two boundaries in some
+  for (int i = 0; i < 256; ++i) { coarse[i] = 200 + 257 * i; }  // 255 bins, quiet
+  for (distribution d : {distribution::uniform, distribution::sorted_runs, distribution::degenerate}) {
+    INFO(hist_test::name(d));
+    const auto u16 = hist_test::make_samples<std::uint16_t>(n, 0.0, 65536.0, d, 31);
+    check_range_paths(u16, even, carry);
+    check_range_paths(u16, offset, carry);
+    check_range_paths(u16, dense, carry);
+    check_range_paths(hist_test::make_samples<std::int16_t>(n, -32768.0, 32768.0, d, 32), signed_mid, carry);
+  }
+  const auto u16 = hist_test::make_samples<std::uint16_t>(n, 0.0, 65536.0, distribution::uniform, 33);
+  check_range_paths(u16, coarse, carry);
+  check_range_paths(u16, std::vector<int>{0, 300, 301, 40000}, carry);    // two boundaries in one cell
+  check_range_paths(u16, std::vector<int>{0, 300, 300, 1000}, carry);     // an empty bin inside one cell
+  check_range_paths(u16, std::vector<int>{-9, 0, 65535, 70000}, carry);   // levels past the type
+  check_range_paths(u16, std::vector<int>{40000, 40001}, carry);          // one bin, most samples outside
+  const std::vector<int> uneven = {-40000, -300, -2, 0, 1, 5, 900, 17000, 32767};
+  check_range_paths(hist_test::make_samples<std::int16_t>(n, -32768.0, 32768.0, distribution::uniform, 34), uneven,
+                    carry);
+  for (std::size_t small : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{8191}}) {  // forced
+    INFO(small << " samples");
+    check_range_paths(hist_test::make_samples<std::uint16_t>(small, 0.0, 65536.0, distribution::uniform, 35), even,
+                      {P::carry_grid});
+  }
+}
+
+ONCHIP_GPU_TEST_CASE("the carry grid into 64-bit and float counters, accumulating, and rows") {
+  const onchip::detail::histogram_path_override force(histogram_path::carry_grid);  // also on inputs cut short
+  const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
+  const auto host = hist_test::make_samples<std::uint16_t>(n, 0.0, 65536.0, distribution::skewed, 36);
+  std::vector<int> levels(200);
+  for (int i = 0; i < 200; ++i) { levels[i] = 1000 + 300 * i; }
+  hist_test::device_samples<std::uint16_t> in(host, 0);
+  onchip_test::device_buffer<int> d_levels(levels.size());
+  ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(int), cudaMemcpyHostToDevice));
+  std::vector<double> expected(levels.size() - 1, 0.0);
+  for (std::uint16_t x : host) {
+    const int b = hist_test::reference_range(x, levels);
+    if (b >= 0) { expected[b] += 1; }
+  }
+  const int count = static_cast<int>(levels.size());
+  const char* path = nullptr;
+  onchip::histogram_options options;
+  options.path = &path;
+  hist_test::device_hist<unsigned long long> wide(expected.size());
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, n, wide.buffer.data(), d_levels.data(), count, nullptr, options));
+  CHECK(std::string(path) == "carry_grid");
+  hist_test::require_equal(wide.get(), expected);
+  hist_test::device_hist<float> real(expected.size());
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, n, real.buffer.data(), d_levels.data(), count));
+  hist_test::require_equal(real.get(), expected);
+  options.accumulate = true;
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, n, wide.buffer.data(), d_levels.data(), count, nullptr, options));
+  std::vector<double> twice(expected);
+  for (double& e : twice) { e *= 2; }
+  hist_test::require_equal(wide.get(), twice);
+  // Rows: the first n / 4 samples of each of 4 rows, n / 4 + 1 apart (every row but the first misaligned).
+  const std::size_t row = n / 4 - 1;
+  std::vector<double> rows(expected.size(), 0.0);
+  for (std::size_t r = 0; r < 4; ++r) {
+    for (std::size_t i = 0; i < row; ++i) {
+      const int b = hist_test::reference_range(host[r * (n / 4 + 1) + i], levels);
+      if (b >= 0) { rows[b] += 1; }
+    }
+  }
+  hist_test::device_hist<unsigned> by_rows(expected.size());
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, row, 4, (n / 4 + 1) * sizeof(std::uint16_t),
+                                              by_rows.buffer.data(), d_levels.data(), count));
+  hist_test::require_equal(by_rows.get(), rows);
+}
+
 ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel bytes on every path that takes them") {
   const std::size_t pixels = hist_test::sized(300001);
   const auto rgb = hist_test::make_samples<float>(pixels * 3, 0.0, 1.0, distribution::uniform, 31);

@@ -800,3 +800,81 @@ TEST_CASE("value folding: per-value counts folded in runs give the histogram of 
     }
   }
 }
+
+TEST_CASE("carry grid: a cell's word and a sample's bits add up to its counter index, wherever no cell crowds") {
+  // For sorted level sets (crowding or not: repeated levels, levels outside the type, at its ends, at and inside
+  // cell edges) and both cell widths: crowds() against a direct count of the level boundaries inside each cell,
+  // and where no cell crowds, every 16-bit sample's index against std::upper_bound. Unsorted levels: every index
+  // stays within [0, bins + 1].
+  using u16_table = onchip::detail::value_table_binners<std::uint16_t, int>;
+  using i16_table = onchip::detail::value_table_binners<std::int16_t, int>;
+  int quiet_sets = 0, crowded_sets = 0;
+  auto check = [&](auto table, const std::vector<int>& levels) {
+    using table_t = decltype(table);
+    const int bins = static_cast<int>(levels.size()) - 1;
+    for (int cell_bits : {7, 8}) {
+      INFO(levels.size() << " levels from " << levels.front() << " to " << levels.back() << ", cells of 2^"
+                         << cell_bits);
+      bool crowded = false;  // some cell holds two boundaries past its first value
+      for (long long first = 0; first < 65536; first += 1LL << cell_bits) {
+        const long long last = first + (1LL << cell_bits) - 1;
+        crowded = crowded || table.levels_at_or_below(last) - table.levels_at_or_below(first) >= 2;
+      }
+      REQUIRE(table.crowds(cell_bits) == crowded);
+      (crowded ? crowded_sets : quiet_sets) += 1;
+      std::vector<unsigned> words(65536 >> cell_bits);
+      for (int slot = 0; slot < static_cast<int>(words.size()); ++slot) { words[slot] = table.carry_word(slot, cell_bits); }
+      for (unsigned bits = 0; bits < 65536; ++bits) {
+        const unsigned index = table_t::carry_index(words[bits >> cell_bits], bits, cell_bits);
+        REQUIRE(index <= static_cast<unsigned>(bins + 1));
+        if (!crowded) {
+          const long long value = static_cast<long long>(bits ^ table_t::position_flip) + table_t::lowest;
+          const auto above = std::upper_bound(levels.begin(), levels.end(), value,
+                                              [](long long x, int level) { return x < level; });
+          REQUIRE(index == static_cast<unsigned>(above - levels.begin()));
+        }
+      }
+    }
+  };
+  std::vector<int> even(257), even_signed(257);
+  for (int i = 0; i < 257; ++i) {
+    even[i] = i * 256;
+    even_signed[i] = i * 256 - 32768;
+  }
+  check(u16_table{even.data(), {256}}, even);
+  check(i16_table{even_signed.data(), {256}}, even_signed);
+  std::vector<int> offset(257);  // every 255 from 100: boundaries inside cells, some at a cell's first value
+  for (int i = 0; i < 257; ++i) { offset[i] = 100 + 255 * i; }
+  check(u16_table{offset.data(), {256}}, offset);
+  std::vector<int> mid(383);  // 130 apart: quiet in cells of 128 values only
+  for (int i = 0; i < 383; ++i) { mid[i] = 5 + 130 * i - 32768; }
+  check(i16_table{mid.data(), {382}}, mid);
+  const std::vector<int> outside = {-9, 0, 65535, 70000};
+  check(u16_table{outside.data(), {3}}, outside);
+  const std::vector<int> repeated = {0, 300, 300, 1000};  // an empty bin inside one cell
+  check(u16_table{repeated.data(), {3}}, repeated);
+  const std::vector<int> at_edges = {256, 512, 513, 768, 1023};
+  check(u16_table{at_edges.data(), {4}}, at_edges);
+  const std::vector<int> uneven = {-40000, -300, -2, 0, 1, 5, 900, 17000, 32767};
+  check(i16_table{uneven.data(), {8}}, uneven);
+  const std::vector<int> two = {40000, 40001};
+  check(u16_table{two.data(), {1}}, two);
+  std::mt19937 rng(20261203);
+  for (int round = 0; round < 40; ++round) {
+    std::vector<int> levels(2 + rng() % 300);
+    const int spread = round % 2 ? 70000 : 2000;
+    for (int& l : levels) { l = static_cast<int>(rng() % spread) - (round % 4 == 3 ? 1000 : 0); }
+    std::sort(levels.begin(), levels.end());
+    check(u16_table{levels.data(), {static_cast<int>(levels.size()) - 1}}, levels);
+  }
+  CHECK(quiet_sets > 10);
+  CHECK(crowded_sets > 10);
+  const std::vector<int> unsorted = {500, 20, 9000, 9000, 3, 60000};
+  const u16_table table{unsorted.data(), {5}};
+  for (int cell_bits : {7, 8}) {
+    for (unsigned bits = 0; bits < 65536; ++bits) {
+      REQUIRE(u16_table::carry_index(table.carry_word(static_cast<int>(bits >> cell_bits), cell_bits), bits,
+                                     cell_bits) <= 6u);
+    }
+  }
+}

@@ -51,9 +51,9 @@ histogram_call call_of(int sample_bytes, bool integer, int bins, int counter_byt
   return c;
 }
 
-constexpr histogram_path order[] = {histogram_path::byte_lanes, histogram_path::shared_replicas,
-                                    histogram_path::shared_packed16, histogram_path::partition,
-                                    histogram_path::global_atomics};
+constexpr histogram_path order[] = {histogram_path::byte_lanes, histogram_path::carry_grid,
+                                    histogram_path::shared_replicas, histogram_path::shared_packed16,
+                                    histogram_path::partition, histogram_path::global_atomics};
 
 // The partition path's own passes on `d` (its scatter's numbers are the plan's threads, grid and smem_bytes).
 void check_partition(const histogram_call& c, const device_limits& d, const launch_plan& p,
@@ -136,16 +136,32 @@ void check_plan(const histogram_call& c, const device_limits& d) {
     CHECK_FALSE(c.accumulate);
   }
   CHECK((p.walk == onchip::detail::traversal::segment_slices) == (c.segments > 0));
-  histogram_path precedence[5];
+  if (p.path == histogram_path::carry_grid) {
+    CHECK(onchip::detail::worth_carrying(c));
+    CHECK(p.blocks_per_sm == onchip::detail::tuning::carry_blocks);
+    CHECK_FALSE(p.zero_in_kernel);  // its fallback may count: a memset zeroes the output
+    // The fallback for levels that crowd its cells: the plan without it, on a path of its own.
+    const launch_plan fallback = plan_histogram(c, d, histogram_path::automatic,
+                                                onchip::detail::tuning::partition_workspace_cap, true,
+                                                histogram_path::carry_grid);
+    REQUIRE(fallback.ok());
+    CHECK(fallback.path != histogram_path::carry_grid);
+  }
+  histogram_path precedence[6];
   std::copy(std::begin(order), std::end(order), precedence);
-  if (c.table_bytes > 0) { std::swap(precedence[1], precedence[2]); }  // 16-bit range binning folds values first
+  if (c.table_bytes > 0) { std::swap(precedence[2], precedence[3]); }  // 16-bit range binning folds values first
   for (histogram_path earlier : precedence) {  // each earlier path does not serve the call or cannot fit
     if (earlier == p.path) { break; }
-    const bool earlier_fits =
-        earlier == histogram_path::partition
-            ? onchip::detail::worth_partitioning(c) &&
-                  onchip::detail::fit_partition(c, d, onchip::detail::tuning::partition_workspace_cap).ok()
-            : onchip::detail::serves(earlier, c) && onchip::detail::fit(earlier, c, d).ok();
+    bool earlier_fits = false;
+    if (earlier == histogram_path::partition) {
+      earlier_fits = onchip::detail::worth_partitioning(c) &&
+                     onchip::detail::fit_partition(c, d, onchip::detail::tuning::partition_workspace_cap).ok();
+    } else if (earlier == histogram_path::carry_grid) {
+      earlier_fits = onchip::detail::serves(earlier, c) && onchip::detail::worth_carrying(c) &&
+                     onchip::detail::fit(earlier, c, d).blocks_per_sm >= onchip::detail::tuning::carry_blocks;
+    } else {
+      earlier_fits = onchip::detail::serves(earlier, c) && onchip::detail::fit(earlier, c, d).ok();
+    }
     CHECK_FALSE(earlier_fits);
   }
 }
@@ -282,18 +298,45 @@ TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded ch
   CHECK(plan_histogram(c, h200, histogram_path::automatic, 1000).path == histogram_path::global_atomics);
 }
 
-TEST_CASE("16-bit range binning: values folded in packed counters, else a table of every value in one wide block") {
+TEST_CASE("16-bit range binning: the carry grid where it fits two blocks an SM, else values folded, else a table") {
+  namespace tuning = onchip::detail::tuning;
   for (const gpu& g : gpus) {
     INFO(std::string(g.name));
-    for (int bins : {1, 256, 4096, 65535}) {
+    for (int bins : {1, 256, 382, 383, 638, 639, 4096, 65535}) {
       INFO(bins << " bins");
       histogram_call c = call_of(2, true, bins);
       c.table_bytes = 65536 * 2;
-      const launch_plan p = plan_histogram(c, g.limits);
+      // The carry grid: a table of 512 cells beside up to 382 bins' counters, of 256 cells beside up to 638, at
+      // two blocks of 1024 threads an SM; inputs of 2^22 samples or more (forced: any), below 2^37.
+      const launch_plan carried = plan_histogram(c, g.limits);
+      const std::size_t carry_bytes =
+          (static_cast<std::size_t>(bins <= 382 ? 512 : 256) + bins + 2) * 128;
+      const bool carry_fits = bins <= tuning::carry_max_bins && g.limits.max_threads_per_sm >= 2048 &&
+                              2 * (carry_bytes + g.limits.smem_reserved_per_block) <= g.limits.smem_per_sm;
+      CHECK((carried.path == histogram_path::carry_grid) == carry_fits);
+      if (carried.ok()) { check_plan(c, g.limits); }
+      if (carry_fits) {
+        CHECK(onchip::detail::carry_cell_bits(c) == (bins <= 382 ? 7 : 8));
+        CHECK(carried.smem_bytes >= carry_bytes);
+        CHECK(carried.smem_bytes <= carry_bytes + 32);
+        histogram_call small = c;
+        small.row_samples = tuning::carry_min_samples - 1;
+        CHECK(plan_histogram(small, g.limits).path != histogram_path::carry_grid);
+        CHECK(plan_histogram(small, g.limits, histogram_path::carry_grid).path == histogram_path::carry_grid);
+        histogram_call huge = c;
+        huge.row_samples = tuning::carry_max_samples;
+        CHECK_FALSE(plan_histogram(huge, g.limits, histogram_path::carry_grid).ok());
+        histogram_call wide = c;  // any counter type
+        wide.counter_bytes = 8;
+        wide.counter_takes_packed16 = false;
+        CHECK(plan_histogram(wide, g.limits).path == histogram_path::carry_grid);
+      }
+      // Without the carry grid (its fallback, for levels that crowd its cells):
+      const launch_plan p = plan_histogram(c, g.limits, histogram_path::automatic, tuning::partition_workspace_cap,
+                                           true, histogram_path::carry_grid);
       // 65536 packed counters (128 KiB and a word) whatever the bins, no table: where a block can have them
       if (g.limits.smem_per_block_optin >= std::size_t{65536} * 2 + 4) {
         REQUIRE(p.ok());
-        check_plan(c, g.limits);
         CHECK(p.path == histogram_path::shared_packed16);
         CHECK(onchip::detail::folds_values(p.path, c));
         CHECK(p.smem_bytes <= std::size_t{65536} * 2 + 32);  // no table, whatever the bins
@@ -302,7 +345,8 @@ TEST_CASE("16-bit range binning: values folded in packed counters, else a table 
       histogram_call wide = c;
       wide.counter_bytes = 8;
       wide.counter_takes_packed16 = false;
-      const launch_plan t = plan_histogram(wide, g.limits);
+      const launch_plan t = plan_histogram(wide, g.limits, histogram_path::automatic, tuning::partition_workspace_cap,
+                                           true, histogram_path::carry_grid);
       if (bins <= 4096 && g.limits.smem_per_block_optin >= std::size_t{65536} * 2 + std::size_t{8} * (bins + 1) * 8) {
         REQUIRE(t.ok());
         check_plan(wide, g.limits);

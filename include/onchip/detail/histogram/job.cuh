@@ -259,7 +259,57 @@ struct value_table_binners {
     if (sum != 0) { emit(bin_of_levels(below), sum); }
   }
 
+  // The carry grid (the carry_grid path, carry_kernel.cuh): the 16-bit values cut into cells of 2^cell_bits
+  // values, one 32-bit word a cell, chosen so that a sample's counter index (the levels at or below it: 0 below
+  // the first, bins + 1 at or past the last) is one addition and one shift:
+  //   index = (word[bits >> cell_bits] + (bits << 8)) >> (8 + cell_bits)
+  // with `bits` the sample's 16 bits. The word is ((first - slot) << (8 + cell_bits)) + ((2^cell_bits - s) << 8):
+  // `first` is the index of the cell's first value, `slot` the cell's place in the table (its value bits before
+  // position_flip), `s` the offset inside the cell of the one level that starts there (2^cell_bits: none), so the
+  // addition carries into the index exactly at that level. Exact where no cell holds two such levels (crowds()).
+
+  /// Whether levels i and i + 1 lie inside one cell, neither at its first value (nor past the type).
+  ONCHIP_HOST_DEVICE bool pair_crowds(int i, int cell_bits) const {
+    const long long a = offset_of(levels[i]), b = offset_of(levels[i + 1]), inside = (1LL << cell_bits) - 1;
+    return (a & inside) != 0 && b < 65536 && (a >> cell_bits) == (b >> cell_bits);
+  }
+
+  /// Whether some cell of 2^cell_bits values holds two level boundaries inside it (or a repeated one): then the
+  /// carry grid cannot count these levels.
+  ONCHIP_HOST_DEVICE bool crowds(int cell_bits) const {
+    for (int i = 0; i < bins[0]; ++i) {
+      if (pair_crowds(i, cell_bits)) { return true; }
+    }
+    return false;
+  }
+
+  /// The word of table slot `slot` for cells of 2^cell_bits values (at most 8; bins at most 2^(24 - cell_bits)
+  /// - 2). Whatever the levels hold, the index it gives is in [0, bins + 1].
+  ONCHIP_HOST_DEVICE unsigned carry_word(int slot, int cell_bits) const {
+    const int cell = slot ^ static_cast<int>(position_flip >> cell_bits);
+    const long long width = 1LL << cell_bits, first = static_cast<long long>(cell) << cell_bits;
+    const int lo = levels_at_or_below(first), hi = levels_at_or_below(first + width - 1);
+    long long split = width;
+    if (hi == lo + 1) {  // then lo <= bins: levels[lo] is the level inside the cell
+      const long long at = boundary(lo) - first;
+      if (at >= 1 && at < width) { split = at; }
+    }
+    return (static_cast<unsigned>(lo - slot) << (8 + cell_bits)) + (static_cast<unsigned>(width - split) << 8);
+  }
+
+  /// A sample's counter index from its slot's word and its 16 bits.
+  ONCHIP_HOST_DEVICE static unsigned carry_index(unsigned word, unsigned bits, int cell_bits) {
+    return (word + (bits << 8)) >> (8 + cell_bits);
+  }
+
 #if defined(__CUDACC__)
+  /// Whether the levels crowd cells of 2^cell_bits values (crowds()), decided by the whole block; synchronizes it.
+  ONCHIP_DEVICE bool block_crowds(int cell_bits) const {
+    bool crowded = false;
+    for (int i = block_rank(); i < bins[0]; i += block_size()) { crowded = crowded || pair_crowds(i, cell_bits); }
+    return __syncthreads_or(crowded) != 0;
+  }
+
   /// Checked builds: the first block's first thread traps unless the levels ascend.
   ONCHIP_DEVICE void check_levels() const {
 #  if ONCHIP_CHECKS
@@ -425,6 +475,8 @@ struct kernel_args {
   bool zero_output;
   histogram_call call;              // to carve the same layout as the host measured
   unsigned long long* ignored;      // options.ignored
+  int carry_fallback_bits = 0;      // the carry grid's fallback: count only where the levels crowd its cells of
+                                    // 2^carry_fallback_bits values (0: always count)
 };
 
 }  // namespace onchip::detail

@@ -333,12 +333,24 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_staged(const Staged& b
   }
 }
 
+/// Whether this block leaves the call to the carry grid: a kernel launched as its fallback
+/// (kernel_args::carry_fallback_bits) counts only where the levels crowd the grid's cells (synchronizes the block).
+template <class Job>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE bool carried_elsewhere(const Job& job, const kernel_args& a) {
+  if constexpr (is_value_table_v<typename Job::binners_t>) {
+    return a.carry_fallback_bits != 0 && !job.binners.block_crowds(a.carry_fallback_bits);
+  } else {
+    return false;
+  }
+}
+
 /// Bitmapped: the plan gave range binning's levels bitmaps (launch_plan::level_bitmap), and only that loop is
 /// compiled (the grid's search needs more registers).
 template <class Job, class Smem, int Threads, int MinBlocks, int Vectors, bool Bitmapped = false>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) shared_kernel(Job job, kernel_args a) {
   constexpr bool packed = counter_traits<Smem>::packed16;
   using word_t = typename counter_traits<Smem>::word;
+  if (carried_elsewhere(job, a)) { return; }
   const histogram_call call = typed_call<Job>(a.call);
   const shared_spans spans = onchip::carve(
       layout_of(packed ? histogram_path::shared_packed16 : histogram_path::shared_replicas, call, a.replicas));
@@ -372,6 +384,7 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
 
 template <class Job, int Threads, int MinBlocks, int Vectors, bool Bitmapped = false>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) global_kernel(Job job, kernel_args a) {
+  if (carried_elsewhere(job, a)) { return; }
   const shared_spans spans = onchip::carve(layout_of(histogram_path::global_atomics, typed_call<Job>(a.call), 0));
   zero_output(job, a);
   const auto binners = job.binners.template stage<typename Job::sample_t>(spans);

@@ -12,6 +12,7 @@
 
 #if defined(__CUDACC__)
 #  include <onchip/detail/histogram/byte_kernels.cuh>
+#  include <onchip/detail/histogram/carry_kernel.cuh>
 #  include <onchip/detail/histogram/kernels.cuh>
 #  include <onchip/detail/histogram/partition.cuh>
 #endif
@@ -274,6 +275,12 @@ template <class Job>
 cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_args& args, int device,
                            const device_limits& d, cudaStream_t stream, const char* who) {
   constexpr kernel_shape lanes = shape_v<histogram_path::byte_lanes, Job>;
+  if constexpr (carry_job_v<Job>) {
+    if (p.path == histogram_path::carry_grid) {
+      return launch_kernel<carry_kernel<Job, tuning::carry_threads, tuning::carry_blocks, tuning::carry_vectors>>(
+          job, p, args, device, d, stream, who);
+    }
+  }
   if constexpr (byte_kernel_job_v<Job>) {
     if (p.path == histogram_path::byte_lanes) {
       return launch_kernel<byte_lanes_kernel<Job, lanes.threads, lanes.blocks, lanes.vectors>>(job, p, args, device,
@@ -404,6 +411,17 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   const kernel_args args{plan.walk, plan.replicas, plan.slices, plan.zero_in_kernel, planned_call(call, plan),
                          options.ignored};
   if (cudaError_t e = launch_planned(job, plan, args, device, limits, stream, who); e != cudaSuccess) { return e; }
+  if (plan.path == histogram_path::carry_grid) {  // the fallback, for levels that crowd the grid's cells
+    const launch_plan fallback = plan_histogram(call, limits, histogram_path::automatic,
+                                                workspace_cap_override::current(), level_bitmap_override::current(),
+                                                histogram_path::carry_grid);
+    if (!fallback.ok()) { return invalid(who, unplanned_message(call, limits)); }  // the plan ensures it is
+    const kernel_args then{fallback.walk, fallback.replicas, fallback.slices, false, planned_call(call, fallback),
+                           options.ignored, carry_cell_bits(call)};
+    if (cudaError_t e = launch_planned(job, fallback, then, device, limits, stream, who); e != cudaSuccess) {
+      return e;
+    }
+  }
   return succeed();
 }
 

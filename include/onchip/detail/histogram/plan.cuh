@@ -5,6 +5,10 @@
 // Preference, first that serves the call and fits the device wins:
 //   byte_lanes       1-byte integer samples (1-4 channels), unweighted, not segmented: counts per value in
 //                    lane-owned counters (inputs of 128 GiB or more run as several launches below that)
+//   carry_grid       16-bit range binning (one channel, unweighted, not segmented) of up to tuning::carry_max_bins
+//                    bins: a table of cells whose words carry into each sample's counter index, and lane-owned
+//                    32-bit counters; where the levels crowd its cells the call also launches the next path that
+//                    serves it, whose blocks count only then (inputs of tuning::carry_min_samples samples or more)
 //   shared_replicas  the bins (plus staged levels) fit in shared memory as 32- or 64-bit counters
 //   shared_packed16  one channel, unweighted 32-bit integer counters, not segmented: 16-bit shared counters
 //                    (16-bit range binning counts every sample value there and folds the values into bins at
@@ -35,6 +39,7 @@ enum class histogram_path : unsigned char {
   byte_lanes,
   shared_replicas,
   shared_packed16,
+  carry_grid,
   partition,
   global_atomics,
 };
@@ -191,6 +196,7 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
     case histogram_path::shared_packed16:
       return {tuning::packed16_threads(range_binner, sample_bytes, bitmap), tuning::packed16_blocks,
               tuning::packed16_vectors};
+    case histogram_path::carry_grid: return {tuning::carry_threads, tuning::carry_blocks, tuning::carry_vectors};
     case histogram_path::partition:  // the scatter's shape (the bucket pass: tuning::partition_bins_threads)
       return {tuning::partition_scatter_threads, tuning::partition_scatter_blocks, tuning::partition_bins_gather};
     default:
@@ -293,6 +299,11 @@ ONCHIP_HOST_DEVICE constexpr int packed_counters(const histogram_call& call) {
   return folds_values(histogram_path::shared_packed16, call) ? 65536 : call.total_bins();
 }
 
+/// Cells of 2^carry_cell_bits values in the carry grid of `call` (tuning::carry_cells of its bins).
+ONCHIP_HOST_DEVICE constexpr int carry_cell_bits(const histogram_call& call) {
+  return tuning::carry_cells(call.total_bins()) == 512 ? 7 : 8;
+}
+
 /// The layout of `path` for `call` with `replicas` copies.
 ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const histogram_call& call, int replicas) {
   const int bins = call.total_bins();
@@ -306,6 +317,11 @@ ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const his
       return {call, replicas, call.counter_bytes, bins + 1};
     case histogram_path::shared_packed16:
       return {folds_values(path, call) ? unstaged : call, 1, 4, (packed_counters(call) + 1) / 2 + 1};
+    case histogram_path::carry_grid: {  // a column of the table per lane, then bins + 2 counters per lane
+      histogram_call carry = unstaged;
+      carry.table_bytes = tuning::carry_cells(bins) * 32 * 4;
+      return {carry, 1, 4, (bins + 2) * 32};
+    }
     default:  // staged levels only
       return {call, 0, 4, 0};
   }
@@ -343,6 +359,9 @@ ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_ca
     case histogram_path::byte_lanes: return c.byte_samples && !c.weighted && c.segments == 0;
     case histogram_path::shared_packed16:
       return !bytes_only && stageable && c.active == 1 && !c.weighted && c.counter_takes_packed16 && c.segments == 0;
+    case histogram_path::carry_grid:
+      return c.table_bytes > 0 && c.active == 1 && !c.weighted && c.segments == 0 &&
+             c.total_bins() <= tuning::carry_max_bins && c.row_samples * c.rows < tuning::carry_max_samples;
     case histogram_path::partition:
       return !c.byte_samples && c.channels == 1 && !c.weighted && c.segments == 0 && c.rows == 1 &&
              c.level_bytes == 0 && c.table_bytes == 0;
@@ -440,7 +459,9 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
   if (c.segments == 0 && replicated(p.path)) {
     p = trim_replicas(p, c, c.row_samples * c.rows / static_cast<cuda::std::size_t>(p.grid));
   }
-  p.zero_in_kernel = !c.accumulate && p.grid == 1 && c.output_bytes() <= tuning::in_kernel_zero_bytes;
+  // The carry grid's blocks may leave the counting to a second launch: a memset zeroes its output.
+  p.zero_in_kernel = !c.accumulate && p.grid == 1 && c.output_bytes() <= tuning::in_kernel_zero_bytes &&
+                     p.path != histogram_path::carry_grid;
   return p;
 }
 
@@ -576,19 +597,28 @@ ONCHIP_HOST_DEVICE constexpr bool worth_partitioning(const histogram_call& c) {
   return samples >= tuning::partition_min_samples && samples >= bins;
 }
 
-/// The first path in order that serves `call` and fits `device` (`only`: that path alone).
+/// Whether the carry grid pays for an input (the plan's automatic choice; a forced path ignores it).
+ONCHIP_HOST_DEVICE constexpr bool worth_carrying(const histogram_call& c) {
+  return c.row_samples * c.rows >= tuning::carry_min_samples;
+}
+
+/// The first path in order that serves `call` and fits `device` (`only`: that path alone; `skip`: any but that).
 ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, const device_limits& device,
                                                histogram_path only,
-                                               cuda::std::size_t workspace_cap = tuning::partition_workspace_cap) {
-  histogram_path order[] = {histogram_path::byte_lanes, histogram_path::shared_replicas,
+                                               cuda::std::size_t workspace_cap = tuning::partition_workspace_cap,
+                                               histogram_path skip = histogram_path::automatic) {
+  histogram_path order[] = {histogram_path::byte_lanes, histogram_path::carry_grid, histogram_path::shared_replicas,
                             histogram_path::shared_packed16, histogram_path::partition,
                             histogram_path::global_atomics};
   if (call.table_bytes > 0) {  // folding values beats a table read per sample wherever the counters can carry
-    order[1] = histogram_path::shared_packed16;
-    order[2] = histogram_path::shared_replicas;
+    order[2] = histogram_path::shared_packed16;
+    order[3] = histogram_path::shared_replicas;
   }
   for (histogram_path path : order) {
-    if ((only != histogram_path::automatic && path != only) || !serves(path, call)) { continue; }
+    if ((only != histogram_path::automatic && path != only) || path == skip || !serves(path, call)) { continue; }
+    if (path == histogram_path::carry_grid && only == histogram_path::automatic && !worth_carrying(call)) {
+      continue;
+    }
     if (path == histogram_path::partition) {
       if (only == histogram_path::automatic && !worth_partitioning(call)) { continue; }
       const launch_plan p = fit_partition(call, device, workspace_cap);
@@ -596,6 +626,11 @@ ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, cons
       continue;
     }
     launch_plan p = fit(path, call, device);
+    if (path == histogram_path::carry_grid &&  // two blocks of 1024 threads, and a fallback for crowded levels
+        (p.blocks_per_sm < tuning::carry_blocks ||
+         !first_fit(call, device, histogram_path::automatic, workspace_cap, histogram_path::carry_grid).ok())) {
+      continue;
+    }
     // A value table or a level bitmap leaves one block per SM: it runs as one wide block, with as many threads as
     // two (a bitmap's samples wait on level reads from the caches: more threads keep more of them in flight).
     const bool one_block =
@@ -637,8 +672,9 @@ ONCHIP_HOST_DEVICE constexpr bool fine_grid_pays(const histogram_call& call, con
  */
 ONCHIP_HOST_DEVICE inline launch_plan plan_histogram(
     histogram_call call, const device_limits& device, histogram_path only = histogram_path::automatic,
-    cuda::std::size_t workspace_cap = tuning::partition_workspace_cap, bool bitmaps = true) {
-  if (call.level_bytes == 0) { return first_fit(call, device, only, workspace_cap); }
+    cuda::std::size_t workspace_cap = tuning::partition_workspace_cap, bool bitmaps = true,
+    histogram_path skip = histogram_path::automatic) {
+  if (call.level_bytes == 0) { return first_fit(call, device, only, workspace_cap, skip); }
   const bool staged[2] = {call.level_staged, false}, grid[2] = {call.level_grid, false};  // the call's, then less
   for (int s = 0; s < 2; ++s) {
     for (int g = 0; g < 2; ++g) {
@@ -686,6 +722,7 @@ ONCHIP_HOST_DEVICE constexpr const char* path_name(histogram_path path) {
     case histogram_path::byte_lanes: return "byte_lanes";
     case histogram_path::shared_replicas: return "shared_replicas";
     case histogram_path::shared_packed16: return "shared_packed16";
+    case histogram_path::carry_grid: return "carry_grid";
     case histogram_path::partition: return "partition";
     case histogram_path::global_atomics: return "global_atomics";
     default: return "automatic";

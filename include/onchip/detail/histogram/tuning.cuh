@@ -159,6 +159,31 @@ inline constexpr int packed16_blocks = 1;
 /// A vector's returning atomics are issued back to back (their old values held in registers): four vectors.
 inline constexpr int packed16_vectors = 4;
 
+// --- Carry grid: 16-bit range binning through a table of cells whose words carry into the counter index. -----
+/**
+ * Two blocks of 1024 threads an SM (32 registers a thread) and four vectors in flight: the loop is 8 instructions a
+ * sample, and the SM's full 2048 threads are what it needs. Prototype on the H200, u16 / 257 levels, 1 GiB
+ * (2026-12-03, bench/NOTES.md): 93.4-95.4% of the read ceiling at 2 x 1024 threads, 80-83% at 2 x 512 or 1 x 1024,
+ * 89-91% with two vectors; 96.5-97.7% with the addresses formed by a shift and an add.
+ */
+inline constexpr int carry_threads = 1024;
+inline constexpr int carry_blocks = 2;
+inline constexpr int carry_vectors = 4;
+/// A block's table and counters stay within this (two blocks to an SM of 228 KiB).
+inline constexpr cuda::std::size_t carry_block_bytes = 112 * 1024;
+/// Cells of the table: 512 (cells of 128 values) where they fit beside the bins' counters, else 256 (cells of
+/// 256 values); finer cells let levels lie closer together before two share a cell.
+ONCHIP_HOST_DEVICE constexpr int carry_cells(int bins) {
+  return (512 + static_cast<cuda::std::size_t>(bins) + 2) * 128 <= carry_block_bytes ? 512 : 256;
+}
+/// At most this many bins (256 cells and bins + 2 counters of 32 lanes within carry_block_bytes).
+inline constexpr int carry_max_bins = static_cast<int>(carry_block_bytes / 128) - 256 - 2;
+/// Inputs of fewer samples keep the fold alone: where the levels crowd a cell the call also launches the fold
+/// (its blocks return at once otherwise), a launch that costs small calls more than the carry grid gains them.
+inline constexpr cuda::std::size_t carry_min_samples = cuda::std::size_t{1} << 22;
+/// A lane's counter word takes at most 1/32 of its block's samples: below 2^37 samples none can wrap.
+inline constexpr cuda::std::size_t carry_max_samples = cuda::std::size_t{1} << 37;
+
 // --- Global atomics: bins beyond shared memory, one atomic per sample into the output. ------------------------
 inline constexpr int global_threads = 256;
 /// 48-72 registers per thread on sm_90: three blocks of 256 threads fit the register file.
