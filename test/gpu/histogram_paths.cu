@@ -449,7 +449,7 @@ ONCHIP_GPU_TEST_CASE("the carry grid into 64-bit and float counters, accumulatin
   std::vector<double> twice(expected);
   for (double& e : twice) { e *= 2; }
   hist_test::require_equal(wide.get(), twice);
-  // Rows: the first n / 4 samples of each of 4 rows, n / 4 + 1 apart (every row but the first misaligned).
+  // Rows: 4 rows of n / 4 - 1 samples, n / 4 + 1 samples apart (every row but the first misaligned).
   const std::size_t row = n / 4 - 1;
   std::vector<double> rows(expected.size(), 0.0);
   for (std::size_t r = 0; r < 4; ++r) {
