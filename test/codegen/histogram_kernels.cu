@@ -208,10 +208,6 @@ extern "C" __global__ void __launch_bounds__(1024, 1) k_folded_u16(table_job job
 extern "C" __global__ void __launch_bounds__(1024, 2) k_carry_loop(table_job job, onchip::detail::kernel_args a) {
   using namespace onchip::detail;
   const auto spans = onchip::carve(layout_of(histogram_path::carry_grid, a.call, 1));
-  const unsigned lane = threadIdx.x % 32;
-  const carry_lanes lanes{static_cast<unsigned>(__cvta_generic_to_shared(spans.table)) + lane * 4,
-                          static_cast<unsigned>(__cvta_generic_to_shared(spans.counters)) + lane * 4,
-                          8u + static_cast<unsigned>(carry_cell_bits(a.call))};
-  count_carries<4>(job, a, lanes);
+  count_carries<4>(job, a, lanes_of(spans, carry_cell_bits(a.call)));
 }
 template __global__ void onchip::detail::carry_kernel<table_job, 1024, 2, 4>(table_job, onchip::detail::kernel_args);

@@ -49,6 +49,14 @@ struct carry_lanes {
   }
 };
 
+/// This thread's view of the table and counters the carry grid's layout carves, for cells of 2^cell_bits values.
+ONCHIP_DEVICE ONCHIP_FORCEINLINE carry_lanes lanes_of(const shared_spans& spans, int cell_bits) {
+  const unsigned lane_bytes = (threadIdx.x % 32) * 4u;
+  return {static_cast<unsigned>(__cvta_generic_to_shared(spans.table)) + lane_bytes,
+          static_cast<unsigned>(__cvta_generic_to_shared(spans.counters)) + lane_bytes,
+          8u + static_cast<unsigned>(cell_bits)};
+}
+
 /// The counting loop: the two samples of each 32-bit word of a vector, each put 8 bits up by one PRMT.
 template <int Vectors, class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_carries(const Job job, const kernel_args& a, const carry_lanes& lanes) {
@@ -89,11 +97,8 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
     for (int j = 0; j < 32; ++j) { table[(first + j) * 32 + lane] = __shfl_sync(0xffffffffu, word, j); }
   }
   __syncthreads();
-  const auto lane_bytes = static_cast<unsigned>(lane) * 4u;
-  const carry_lanes lanes{static_cast<unsigned>(__cvta_generic_to_shared(table)) + lane_bytes,
-                          static_cast<unsigned>(__cvta_generic_to_shared(counters)) + lane_bytes,
-                          8u + static_cast<unsigned>(cell_bits)};
-  count_carries<tuning::device_vectors(Vectors, tuning::shared_pre_hopper_vectors)>(job, a, lanes);
+  count_carries<tuning::device_vectors(Vectors, tuning::shared_pre_hopper_vectors)>(job, a,
+                                                                                    lanes_of(spans, cell_bits));
   __syncthreads();
   // One thread per index sums its 32 lanes' words (from a different bank in each lane of a warp).
   unsigned long long ignored = 0;
