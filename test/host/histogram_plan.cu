@@ -158,7 +158,10 @@ void check_plan(const histogram_call& c, const device_limits& d) {
                      onchip::detail::fit_partition(c, d, onchip::detail::tuning::partition_workspace_cap).ok();
     } else if (earlier == histogram_path::carry_grid) {
       earlier_fits = onchip::detail::serves(earlier, c) && onchip::detail::worth_carrying(c) &&
-                     onchip::detail::fit(earlier, c, d).blocks_per_sm >= onchip::detail::tuning::carry_blocks;
+                     onchip::detail::fit(earlier, c, d).blocks_per_sm >= onchip::detail::tuning::carry_blocks &&
+                     plan_histogram(c, d, histogram_path::automatic, onchip::detail::tuning::partition_workspace_cap,
+                                    true, histogram_path::carry_grid)
+                         .ok();  // and a fallback for crowded levels
     } else {
       earlier_fits = onchip::detail::serves(earlier, c) && onchip::detail::fit(earlier, c, d).ok();
     }
