@@ -99,10 +99,11 @@ inline cudaError_t current_device_limits(int& device, device_limits& out, const 
   return cudaSuccess;
 }
 
-/// The current device, its limits, and the plan of `call` there (with this thread's overrides). Calls of one
-/// shape in a loop (small inputs, per frame or per tile) reuse this thread's last plan instead of planning again.
+/// The current device, its limits, and the plan of `call` there (with this thread's overrides), and in `fallback`
+/// the carry grid's fallback plan where the plan is the carry grid. Calls of one shape in a loop (small inputs, per
+/// frame or per tile) reuse this thread's last plans instead of planning again.
 inline cudaError_t plan_on_current_device(const histogram_call& call, int& device, device_limits& limits,
-                                          launch_plan& plan, const char* who) {
+                                          launch_plan& plan, const char* who, launch_plan* fallback = nullptr) {
   if (cudaError_t e = current_device_limits(device, limits, who); e != cudaSuccess) { return e; }
   struct memo {
     bool valid = false;
@@ -112,6 +113,7 @@ inline cudaError_t plan_on_current_device(const histogram_call& call, int& devic
     cuda::std::size_t cap = 0;
     bool bitmaps = true;
     launch_plan plan{};
+    launch_plan fallback{};  // the carry grid's: the plan without it
   };
   thread_local memo last;
   const histogram_path only = histogram_path_override::current();
@@ -119,9 +121,14 @@ inline cudaError_t plan_on_current_device(const histogram_call& call, int& devic
   const bool bitmaps = level_bitmap_override::current();
   if (!last.valid || last.device != device || last.only != only || last.cap != cap || last.bitmaps != bitmaps ||
       !same_call(last.call, call)) {
-    last = {true, device, call, only, cap, bitmaps, plan_histogram(call, limits, only, cap, bitmaps)};
+    const launch_plan p = plan_histogram(call, limits, only, cap, bitmaps);
+    const launch_plan f = p.path == histogram_path::carry_grid
+                              ? plan_histogram(call, limits, histogram_path::automatic, cap, bitmaps, p.path)
+                              : launch_plan{};
+    last = {true, device, call, only, cap, bitmaps, p, f};
   }
   plan = last.plan;
+  if (fallback != nullptr) { *fallback = last.fallback; }
   return cudaSuccess;
 }
 
@@ -377,8 +384,10 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   const histogram_call call = describe(job, options.accumulate);
   int device = 0;
   device_limits limits{};
-  launch_plan plan{};
-  if (cudaError_t e = plan_on_current_device(call, device, limits, plan, who); e != cudaSuccess) { return e; }
+  launch_plan plan{}, fallback{};
+  if (cudaError_t e = plan_on_current_device(call, device, limits, plan, who, &fallback); e != cudaSuccess) {
+    return e;
+  }
   if (!plan.ok()) { return invalid(who, unplanned_message(call, limits)); }
   unsigned char* workspace = nullptr;  // the partition path's: the caller's, or `owned`, allocated here
   void* owned = nullptr;
@@ -412,9 +421,6 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
                          options.ignored};
   if (cudaError_t e = launch_planned(job, plan, args, device, limits, stream, who); e != cudaSuccess) { return e; }
   if (plan.path == histogram_path::carry_grid) {  // the fallback, for levels that crowd the grid's cells
-    const launch_plan fallback = plan_histogram(call, limits, histogram_path::automatic,
-                                                workspace_cap_override::current(), level_bitmap_override::current(),
-                                                histogram_path::carry_grid);
     if (!fallback.ok()) { return invalid(who, unplanned_message(call, limits)); }  // the plan ensures it is
     const kernel_args then{fallback.walk, fallback.replicas, fallback.slices, false, planned_call(call, fallback),
                            options.ignored, carry_cell_bits(call)};
