@@ -139,7 +139,6 @@ struct range_binners {
       b.first = b.levels[0];
       b.last = b.levels[b.bins];
       const int cells = s.cell_count[a];
-      b.whole = level_cell_of(b.levels, b.bins, cell_map<X, Level>::over(b.first, b.last, 1), 0);
       if (s.bitmap[a] != nullptr) {  // the plan gives every channel a bitmap or none
         auto* entries = reinterpret_cast<bitmap_entry*>(s.bitmap[a]);
         const auto map = cell_map<X, Level>::over(b.first, b.last, tuning::bitmap_sub_cells);
@@ -148,6 +147,8 @@ struct range_binners {
         loud = true;
         continue;
       }
+      // One cell over all levels (a binary search of them, in device memory where they are not staged).
+      b.whole = level_cell_of(b.levels, b.bins, cell_map<X, Level>::over(b.first, b.last, 1), 0);
       if (cells == 0) {  // no grid: every sample searches all levels
         loud = true;
         continue;
