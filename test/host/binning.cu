@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -453,6 +454,30 @@ double check_level_bitmap(const std::vector<Level>& levels, const std::vector<X>
   return static_cast<double>(crowded) / (entries.size() - 1);
 }
 
+// The grid as a block builds it (build_grid: every level's level_fill, then each cell from its two counts), here
+// one level after another; requires each cell to equal the two binary searches' (level_cell_of).
+template <class Level, class Map>
+void check_grid_fill(const std::vector<Level>& levels, const Map& map) {
+  const int bins = static_cast<int>(levels.size()) - 1;
+  std::vector<std::uint32_t> counts(static_cast<std::size_t>(map.cells), 0u);
+  for (int i = 1; i <= bins + 1; ++i) {
+    const onchip::detail::level_fill f = onchip::detail::level_fill_of(levels.data(), bins, map, i);
+    REQUIRE(f.after >= -1);
+    REQUIRE(f.cell <= map.cells);
+    if (f.first) { counts[f.cell] |= static_cast<std::uint32_t>(i - 1); }
+    if (f.last) { counts[f.cell] |= static_cast<std::uint32_t>(i) << 16; }
+    for (int c = f.after + 1; c < f.cell; ++c) { counts[c] = static_cast<std::uint32_t>(i - 1) * 0x10001u; }
+  }
+  for (int c = 0; c < map.cells; ++c) {
+    const auto built = onchip::detail::level_cell_from(levels.data(), bins, static_cast<int>(counts[c] & 0xffffu),
+                                                       static_cast<int>(counts[c] >> 16));
+    const auto searched = onchip::detail::level_cell_of(levels.data(), bins, map, c);
+    INFO("bins " << bins << " cell " << c << " of " << map.cells);
+    REQUIRE(built.word == searched.word);
+    REQUIRE(std::memcmp(&built.split, &searched.split, sizeof(Level)) == 0);
+  }
+}
+
 // Builds the grid as the device does (`cells` cells, 0: tuning::level_cells; without the grid, one cell over all
 // levels) and returns the share of cells in which no sample searches (at most one level boundary); requires every
 // sample's bin to be the reference's, through quiet_range too where every cell is quiet.
@@ -473,6 +498,7 @@ double check_level_grid(const std::vector<Level>& levels, std::vector<X> samples
     table.push_back(onchip::detail::level_cell_of(levels.data(), bins, g.map, c));
     quiet += onchip::detail::cell_is_quiet(table.back()) ? 1 : 0;
   }
+  check_grid_fill(levels, g.map);
   g.cells = grid ? table.data() : nullptr;
   g.whole = onchip::detail::level_cell_of(levels.data(), bins, onchip::detail::cell_map<X, Level>::over(g.first, g.last, 1), 0);
   for (const Level& l : levels) {  // every level, and its neighbours
@@ -559,6 +585,30 @@ TEST_CASE("level grid: the cell map never decreases, for samples and levels alik
   CHECK(wm(std::int64_t{0}) == 4096);
   // A width that overflows float: scale 0, every value in cell 0 (the search then covers all levels).
   CHECK(onchip::detail::cell_map<float, float>::over(-3e38f, 3e38f, 256).scale == 0.0f);
+}
+
+TEST_CASE("level grid: built from unsorted levels or any counts, a cell stays within the levels") {
+  // Unchecked builds promise unspecified bins but no access outside the levels for unsorted levels: the fill's
+  // writes stay in the grid, and whatever counts a cell ends with, its search stays in [0, bins - 1].
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> levels(300);
+  for (auto& l : levels) { l = d(rng); }
+  levels[17] = std::numeric_limits<float>::quiet_NaN();
+  const int bins = static_cast<int>(levels.size()) - 1;
+  const auto map = onchip::detail::cell_map<float, float>::over(-0.5f, 0.5f, 1024);
+  for (int i = 1; i <= bins + 1; ++i) {
+    const onchip::detail::level_fill f = onchip::detail::level_fill_of(levels.data(), bins, map, i);
+    REQUIRE(f.after >= -1);
+    REQUIRE(f.cell <= map.cells);
+    REQUIRE((!(f.first || f.last) || f.cell < map.cells));
+  }
+  for (int lo = 0; lo < 65536; lo += 251) {
+    for (int hi = 0; hi < 65536; hi += 257) {
+      const auto cell = onchip::detail::level_cell_from(levels.data(), bins, lo, hi);
+      REQUIRE(static_cast<int>(cell.word & 0xffffu) + static_cast<int>(cell.word >> 16) <= bins - 1);
+    }
+  }
 }
 
 TEST_CASE("level grid: range binning equals std::upper_bound on every kind of level set") {

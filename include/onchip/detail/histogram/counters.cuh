@@ -134,12 +134,13 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void smem_add(typename counter_traits<Counter>:
   }
 }
 
-/// Sum of `bin` over `replicas` replicas `stride` words apart.
+/// Sum of `bin` over `replicas` replicas `stride` words apart, read from replica `first` on (wrapping around).
 template <class Counter>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE typename counter_traits<Counter>::word merged(
-    const typename counter_traits<Counter>::word* base, int bin, int replicas, int stride) {
+    const typename counter_traits<Counter>::word* base, int bin, int replicas, int stride, int first = 0) {
   typename counter_traits<Counter>::word sum = 0;
-  for (int r = 0; r < replicas; ++r) {
+  for (int k = 0; k < replicas; ++k) {
+    const int r = k + first < replicas ? k + first : k + first - replicas;
     if constexpr (counter_traits<Counter>::packed16) {
       sum += (base[r * stride + (bin >> 1)] >> ((bin & 1) * 16)) & 0xffffu;
     } else {

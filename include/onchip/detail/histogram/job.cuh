@@ -147,18 +147,14 @@ struct range_binners {
         loud = true;
         continue;
       }
-      // One cell over all levels (a binary search of them, in device memory where they are not staged).
-      b.whole = level_cell_of(b.levels, b.bins, cell_map<X, Level>::over(b.first, b.last, 1), 0);
-      if (cells == 0) {  // no grid: every sample searches all levels
+      if (cells == 0) {  // no grid: every sample searches all levels, from one cell over them all
+        b.whole = level_cell_of(b.levels, b.bins, cell_map<X, Level>::over(b.first, b.last, 1), 0);
         loud = true;
         continue;
       }
       b.map = cell_map<X, Level>::over(b.first, b.last, cells);
       auto* grid = reinterpret_cast<level_cell<Level>*>(s.cells[a]);
-      for (int c = block_rank(); c < cells; c += block_size()) {
-        grid[c] = level_cell_of(b.levels, b.bins, b.map, c);
-        loud = loud || !cell_is_quiet(grid[c]);
-      }
+      loud = !build_grid(grid, b.levels, b.bins, b.map) || loud;
       b.cells = grid;
     }
     out.quiet = __syncthreads_or(loud) == 0;

@@ -11,6 +11,9 @@
 
 #include <onchip/detail/config.cuh>
 #include <onchip/detail/histogram/binning.cuh>
+#if defined(__CUDACC__)
+#  include <onchip/detail/block.cuh>
+#endif
 
 #include <cuda/std/cmath>
 #include <cuda/std/cstdint>
@@ -124,18 +127,47 @@ struct level_cell {
   Level split;
 };
 
-/// Cell c of the grid that `map` lays over levels[0..bins].
-template <class Map, class Level>
-ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_cell<Level> level_cell_of(const Level* levels, int bins, const Map& map,
-                                                                      int c) {
+/// The cell whose values have `lo` levels of levels[1..bins] below their cell and `hi` below the next cell
+/// (either clamped to the last bin, so that nothing read from the cell leaves the levels, whatever they hold).
+template <class Level>
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_cell<Level> level_cell_from(const Level* levels, int bins, int lo, int hi) {
   const int last = bins - 1;
-  int lo = levels_below_cell(levels, bins, map, c);
-  int hi = c + 1 < map.cells ? levels_below_cell(levels, bins, map, c + 1) : bins;
   lo = lo < last ? lo : last;
   hi = hi < last ? hi : last;
   const int span = hi > lo ? hi - lo : 0;
   return {static_cast<cuda::std::uint32_t>(lo) | (static_cast<cuda::std::uint32_t>(span) << 16),
           levels[span > 0 ? lo + 1 : bins]};
+}
+
+/// Cell c of the grid that `map` lays over levels[0..bins], by two binary searches.
+template <class Map, class Level>
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_cell<Level> level_cell_of(const Level* levels, int bins, const Map& map,
+                                                                      int c) {
+  return level_cell_from(levels, bins, levels_below_cell(levels, bins, map, c),
+                         c + 1 < map.cells ? levels_below_cell(levels, bins, map, c + 1) : bins);
+}
+
+/**
+ * What level i (1 <= i <= bins + 1, where bins + 1 stands past the last level) tells the grid that `map` lays over
+ * levels[0..bins], so that a block builds the grid from its levels without a search. With m(j) the cell of
+ * levels[j], m(0) = -1 and m(bins + 1) = map.cells: the cells strictly between m(i - 1) and m(i) hold no level and
+ * have i - 1 levels below them and below the next cell; level i, where it is the first of its cell, has i - 1
+ * levels below that cell, and where it is the last, i below the next. For ascending levels these are the counts
+ * that levels_below_cell gives each cell and the next one (the map never decreases).
+ */
+struct level_fill {
+  int after;   // m(i - 1): the empty cells are those in (after, cell)
+  int cell;    // m(i)
+  bool first;  // level i is the first level of its cell
+  bool last;   // level i is the last level of its cell
+};
+
+template <class Map, class Level>
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_fill level_fill_of(const Level* levels, int bins, const Map& map, int i) {
+  const int cell = i <= bins ? map(levels[i]) : map.cells;
+  const int after = i > 1 ? map(levels[i - 1]) : -1;
+  const int next = i < bins ? map(levels[i + 1]) : map.cells;
+  return {after, cell, i <= bins && after < cell, i <= bins && cell < next};
 }
 
 /**
@@ -202,5 +234,45 @@ struct quiet_range {
     return valid ? b : -1;
   }
 };
+
+#if defined(__CUDACC__)
+/**
+ * Fills the map.cells cells of the grid that `map` lays over levels[0..bins] with the whole block (every thread
+ * calls it; the block a whole number of warps): the cells' words zeroed; each level's level_fill written, its
+ * cell's two counts by shared atomics on the word's halves and the empty cells after it by the whole warp, lane
+ * after lane; then every cell's entry from its counts (level_cell_from). The same cells as level_cell_of for
+ * ascending levels, at a few shared operations a level and a cell where two binary searches a cell took 16 us a
+ * block for 4096 cells over 1025 levels on the H200. Returns whether this thread's cells are all quiet; the
+ * caller synchronizes the block before the cells are read.
+ */
+template <class Map, class Level>
+ONCHIP_DEVICE bool build_grid(level_cell<Level>* grid, const Level* levels, int bins, const Map& map) {
+  constexpr unsigned all = 0xffffffffu;
+  const int cells = map.cells, lane = block_rank() % 32;
+  for (int c = block_rank(); c < cells; c += block_size()) { grid[c].word = 0u; }
+  __syncthreads();
+  for (int base = block_rank() - lane + 1; base <= bins + 1; base += block_size()) {  // a warp's 32 levels
+    const int i = base + lane;
+    const level_fill f = i <= bins + 1 ? level_fill_of(levels, bins, map, i) : level_fill{cells, cells, false, false};
+    if (f.first) { atomicOr(&grid[f.cell].word, static_cast<cuda::std::uint32_t>(i - 1)); }
+    if (f.last) { atomicOr(&grid[f.cell].word, static_cast<cuda::std::uint32_t>(i) << 16); }
+    const int from = f.after + 1;  // the empty cells [from, f.cell), within [0, cells) whatever the levels hold
+    for (unsigned pending = __ballot_sync(all, from < f.cell); pending != 0; pending &= pending - 1) {
+      const int j = __ffs(static_cast<int>(pending)) - 1;
+      const int begin = __shfl_sync(all, from, j), end = __shfl_sync(all, f.cell, j);
+      const auto below = static_cast<cuda::std::uint32_t>(base + j - 1);
+      for (int c = begin + lane; c < end; c += 32) { grid[c].word = below | (below << 16); }
+    }
+  }
+  __syncthreads();
+  bool quiet = true;
+  for (int c = block_rank(); c < cells; c += block_size()) {
+    const cuda::std::uint32_t counts = grid[c].word;
+    grid[c] = level_cell_from(levels, bins, static_cast<int>(counts & 0xffffu), static_cast<int>(counts >> 16));
+    quiet = quiet && cell_is_quiet(grid[c]);
+  }
+  return quiet;
+}
+#endif
 
 }  // namespace onchip::detail
