@@ -148,15 +148,14 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_cell<Level> level_cell_of(const Leve
 }
 
 /**
- * What level i (1 <= i <= bins + 1, where bins + 1 stands past the last level) tells the grid that `map` lays over
- * levels[0..bins], so that a block builds the grid from its levels without a search. With m(j) the cell of
- * levels[j], m(0) = -1 and m(bins + 1) = map.cells: the cells strictly between m(i - 1) and m(i) hold no level and
- * have i - 1 levels below them and below the next cell; level i, where it is the first of its cell, has i - 1
- * levels below that cell, and where it is the last, i below the next. For ascending levels these are the counts
- * that levels_below_cell gives each cell and the next one (the map never decreases).
+ * What level i (1 <= i <= bins) tells the grid that `map` lays over levels[0..bins], so that a block builds the
+ * grid from its levels without a search. With m(j) the cell of levels[j], m(0) = -1 and m(bins + 1) = map.cells:
+ * level i, where it is the first level of its cell (m(i - 1) < m(i)), has i - 1 levels below that cell, and where it
+ * is the last (m(i) < m(i + 1)), i below the next. For ascending levels these are the counts that
+ * levels_below_cell gives the cell and the next one (the map never decreases); a cell that holds no level has as
+ * many below it and below the next cell as the next cell that holds one has below it.
  */
 struct level_fill {
-  int after;   // m(i - 1): the empty cells are those in (after, cell)
   int cell;    // m(i)
   bool first;  // level i is the first level of its cell
   bool last;   // level i is the last level of its cell
@@ -164,10 +163,10 @@ struct level_fill {
 
 template <class Map, class Level>
 ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_fill level_fill_of(const Level* levels, int bins, const Map& map, int i) {
-  const int cell = i <= bins ? map(levels[i]) : map.cells;
-  const int after = i > 1 ? map(levels[i - 1]) : -1;
+  const int cell = map(levels[i]);
+  const int before = i > 1 ? map(levels[i - 1]) : -1;
   const int next = i < bins ? map(levels[i + 1]) : map.cells;
-  return {after, cell, i <= bins && after < cell, i <= bins && cell < next};
+  return {cell, before < cell, cell < next};
 }
 
 /**
@@ -236,38 +235,72 @@ struct quiet_range {
 };
 
 #if defined(__CUDACC__)
+/// The least of the warp's 32 values (every lane calls it).
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned warp_min(unsigned v) {
+#  pragma unroll
+  for (int d = 16; d > 0; d /= 2) {
+    const unsigned other = __shfl_xor_sync(0xffffffffu, v, d);
+    v = other < v ? other : v;
+  }
+  return v;
+}
+
 /**
  * Fills the map.cells cells of the grid that `map` lays over levels[0..bins] with the whole block (every thread
- * calls it; the block a whole number of warps): the cells' words zeroed; each level's level_fill written, its
- * cell's two counts by shared atomics on the word's halves and the empty cells after it by the whole warp, lane
- * after lane; then every cell's entry from its counts (level_cell_from). The same cells as level_cell_of for
- * ascending levels, at a few shared operations a level and a cell where two binary searches a cell took 16 us a
- * block for 4096 cells over 1025 levels on the H200. Returns whether this thread's cells are all quiet; the
- * caller synchronizes the block before the cells are read.
+ * calls it; the block a whole number of warps; map.cells a power of two of at least 32). Each level writes what it
+ * knows (level_fill) into its cell's word by shared atomics on the halves: where it is its cell's first level, the
+ * levels below the cell; where it is the last, the levels below the next cell. A cell no level falls in keeps a
+ * zero word (a cell that holds a level has at least one level below its next cell), and both of its counts are the
+ * levels below the next cell that holds one. Those come from a scan: each warp takes a run of rows of 32 cells,
+ * publishes the least count of its run for the warps before it, and then walks its rows from the last down, a lane
+ * reading one cell of a row and carrying the least count of the cells after. Then every cell's entry comes from
+ * its counts (level_cell_from). The same cells as level_cell_of for ascending levels, and within the levels
+ * whatever they hold. Returns whether this thread's cells are all quiet; the caller synchronizes the block before
+ * the cells are read. (H200, 4096 cells over 1025 levels: two binary searches a cell took 16 us a block, a run of
+ * empty cells written by the level below it 7.5 us.)
  */
 template <class Map, class Level>
 ONCHIP_DEVICE bool build_grid(level_cell<Level>* grid, const Level* levels, int bins, const Map& map) {
-  constexpr unsigned all = 0xffffffffu;
-  const int cells = map.cells, lane = block_rank() % 32;
+  constexpr unsigned all = 0xffffffffu, none = 0xffffu;  // none: no level after (level_cell_from clamps it)
+  const int cells = map.cells, lane = block_rank() % 32, warp = block_rank() / 32, warps = block_size() / 32;
   for (int c = block_rank(); c < cells; c += block_size()) { grid[c].word = 0u; }
   __syncthreads();
-  for (int base = block_rank() - lane + 1; base <= bins + 1; base += block_size()) {  // a warp's 32 levels
-    const int i = base + lane;
-    const level_fill f = i <= bins + 1 ? level_fill_of(levels, bins, map, i) : level_fill{cells, cells, false, false};
+  for (int i = block_rank() + 1; i <= bins; i += block_size()) {
+    const level_fill f = level_fill_of(levels, bins, map, i);
     if (f.first) { atomicOr(&grid[f.cell].word, static_cast<cuda::std::uint32_t>(i - 1)); }
     if (f.last) { atomicOr(&grid[f.cell].word, static_cast<cuda::std::uint32_t>(i) << 16); }
-    const int from = f.after + 1;  // the empty cells [from, f.cell), within [0, cells) whatever the levels hold
-    for (unsigned pending = __ballot_sync(all, from < f.cell); pending != 0; pending &= pending - 1) {
-      const int j = __ffs(static_cast<int>(pending)) - 1;
-      const int begin = __shfl_sync(all, from, j), end = __shfl_sync(all, f.cell, j);
-      const auto below = static_cast<cuda::std::uint32_t>(base + j - 1);
-      for (int c = begin + lane; c < end; c += 32) { grid[c].word = below | (below << 16); }
-    }
   }
   __syncthreads();
+  const int rows = cells / 32, per_warp = (rows + warps - 1) / warps;
+  const int row_begin = warp * per_warp < rows ? warp * per_warp : rows;
+  const int row_end = row_begin + per_warp < rows ? row_begin + per_warp : rows;
+  // Each warp's least count over its rows, published in the spare bytes of cell `warp` (past its word: a cell has at
+  // least 8) for the warps before it.
+  unsigned mine = none;
+  for (int r = row_begin; r < row_end; ++r) {
+    const cuda::std::uint32_t word = grid[r * 32 + lane].word;
+    mine = word != 0u && (word & 0xffffu) < mine ? word & 0xffffu : mine;
+  }
+  auto spare = [&](int k) { return reinterpret_cast<cuda::std::uint32_t*>(&grid[k]) + 1; };
+  mine = warp_min(mine);
+  if (lane == 0 && row_begin < row_end) { *spare(warp) = mine; }
+  __syncthreads();
+  const int later = warp + 1 + lane;  // lane l reads warp + 1 + l's
+  unsigned after = warp_min(later < warps && later * per_warp < rows ? *spare(later) : none);  // past this warp's rows
+  __syncthreads();  // every warp has read the spare bytes before any cell is rewritten
   bool quiet = true;
-  for (int c = block_rank(); c < cells; c += block_size()) {
-    const cuda::std::uint32_t counts = grid[c].word;
+  for (int r = row_end - 1; r >= row_begin; --r) {
+    const int c = r * 32 + lane;
+    const cuda::std::uint32_t word = grid[c].word;
+    unsigned least = word != 0u ? word & 0xffffu : none;  // over this cell and the row's cells after it
+#  pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      const unsigned next = __shfl_down_sync(all, least, d);  // a lane's own value past lane 31
+      least = next < least ? next : least;
+    }
+    least = least < after ? least : after;
+    after = __shfl_sync(all, least, 0);
+    const cuda::std::uint32_t counts = word != 0u ? word : least | (least << 16);
     grid[c] = level_cell_from(levels, bins, static_cast<int>(counts & 0xffffu), static_cast<int>(counts >> 16));
     quiet = quiet && cell_is_quiet(grid[c]);
   }
