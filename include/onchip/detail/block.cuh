@@ -1,4 +1,5 @@
-// This thread's place in its block, for loops shared out over the whole block whatever its shape.
+// This thread's place in its block, for loops shared out over the whole block whatever its shape, and reductions
+// over a warp.
 #pragma once
 
 #include <onchip/detail/config.cuh>
@@ -10,6 +11,23 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE int block_rank() {
   return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
 }
 ONCHIP_DEVICE ONCHIP_FORCEINLINE int block_size() { return static_cast<int>(blockDim.x * blockDim.y * blockDim.z); }
+
+/// The least of the warp's 32 values (every lane of the warp calls it and gets it).
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned warp_min(unsigned v) {
+#  pragma unroll
+  for (int d = 16; d > 0; d /= 2) {
+    const unsigned other = __shfl_xor_sync(0xffffffffu, v, d);
+    v = other < v ? other : v;
+  }
+  return v;
+}
+
+/// The sum of the warp's 32 values, modulo 2^32 (every lane of the warp calls it and gets it).
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned warp_sum(unsigned v) {
+#  pragma unroll
+  for (int d = 16; d > 0; d /= 2) { v += __shfl_xor_sync(0xffffffffu, v, d); }
+  return v;
+}
 
 }  // namespace onchip::detail
 #endif

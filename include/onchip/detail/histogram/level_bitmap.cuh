@@ -199,7 +199,7 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void step_batch(const Stepped& stepped, co
 /**
  * Builds the `count` entries (bitmap_entries of map.cells) of the bitmap that `map` lays over levels[0..bins] in
  * device memory into shared memory, with the whole block: every thread marks some levels (shared atomics on their
- * entries' bits and counts), then warp 0 turns the counts into the numbers of levels below (a scan). Every thread
+ * entries' bits and counts), then the warps turn the counts into the numbers of levels below (a scan). Every thread
  * of the block (a whole number of warps) must call it; the entries can be read on return.
  */
 template <class Map, class Level>
@@ -224,26 +224,43 @@ ONCHIP_DEVICE void build_bitmap(bitmap_entry* entries, int count, const Level* l
     }
   }
   __syncthreads();
-  if (block_rank() < 32) {  // lane l scans entries [l * run, (l + 1) * run)
-    const int lane = block_rank();
-    const int run = (count + 31) / 32;
-    const int begin = lane * run < count ? lane * run : count;
-    const int end = begin + run < count ? begin + run : count;
-    cuda::std::uint32_t total = 0;
-    for (int w = begin; w < end; ++w) { total += entries[w].below & ~bitmap_crowded; }
-    cuda::std::uint32_t before = total;  // inclusive scan over the lanes, then exclusive
+  // Each entry's own count becomes the count of levels in lower entries: a scan of rows of 32 entries, each warp
+  // over a run of rows, whose total it publishes in the `below` of its run's first entry (keeping that entry's own
+  // word) for the warps after it. (A scan by warp 0 alone, lane l over 257 entries after one another, took the
+  // block several microseconds.)
+  const int lane = block_rank() % 32, warp = block_rank() / 32, warps = block_size() / 32;
+  const int rows = (count + 31) / 32, per_warp = (rows + warps - 1) / warps;
+  const int row_begin = warp * per_warp < rows ? warp * per_warp : rows;
+  const int row_end = row_begin + per_warp < rows ? row_begin + per_warp : rows;
+  const int head = row_begin * 32;
+  cuda::std::uint32_t total = 0;
+  for (int r = row_begin; r < row_end; ++r) {
+    const int w = r * 32 + lane;
+    total += w < count ? entries[w].below & ~bitmap_crowded : 0u;
+  }
+  total = warp_sum(total);
+  const cuda::std::uint32_t head_word = row_begin < row_end ? entries[head].below : 0u;
+  __syncwarp();
+  if (lane == 0 && row_begin < row_end) { entries[head].below = total; }
+  __syncthreads();
+  // lane l reads warp l's total, for the warps before this one
+  cuda::std::uint32_t before = warp_sum(lane < warp && lane * per_warp < rows ? entries[lane * per_warp * 32].below : 0u);
+  __syncthreads();  // every warp has read the totals before any entry is rewritten
+  for (int r = row_begin; r < row_end; ++r) {
+    const int w = r * 32 + lane;
+    const cuda::std::uint32_t word = w == head ? head_word : w < count ? entries[w].below : 0u;
+    const cuda::std::uint32_t own = word & ~bitmap_crowded, mark = word & bitmap_crowded;
+    cuda::std::uint32_t upto = own;  // inclusive scan over the row's lanes
+#  pragma unroll
     for (int d = 1; d < 32; d *= 2) {
-      const cuda::std::uint32_t v = __shfl_up_sync(0xffffffffu, before, d);
-      before += lane >= d ? v : 0u;
+      const cuda::std::uint32_t v = __shfl_up_sync(0xffffffffu, upto, d);
+      upto += lane >= d ? v : 0u;
     }
-    before -= total;
-    for (int w = begin; w < end; ++w) {
-      const cuda::std::uint32_t own = entries[w].below & ~bitmap_crowded;
-      const cuda::std::uint32_t mark = entries[w].below & bitmap_crowded;
-      entries[w].below = before | mark;
+    if (w < count) {
+      entries[w].below = (before + upto - own) | mark;
       if (mark != 0) { entries[w].bits = 0u; }
-      before += own;
     }
+    before += __shfl_sync(0xffffffffu, upto, 31);
   }
   __syncthreads();
 }

@@ -235,16 +235,6 @@ struct quiet_range {
 };
 
 #if defined(__CUDACC__)
-/// The least of the warp's 32 values (every lane calls it).
-ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned warp_min(unsigned v) {
-#  pragma unroll
-  for (int d = 16; d > 0; d /= 2) {
-    const unsigned other = __shfl_xor_sync(0xffffffffu, v, d);
-    v = other < v ? other : v;
-  }
-  return v;
-}
-
 /**
  * Fills the map.cells cells of the grid that `map` lays over levels[0..bins] with the whole block (every thread
  * calls it; the block a whole number of warps; map.cells a power of two of at least 32). Each level writes what it
