@@ -150,8 +150,8 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_cell<Level> level_cell_of(const Leve
 /**
  * What level i (1 <= i <= bins) tells the grid that `map` lays over levels[0..bins], so that a block builds the
  * grid from its levels without a search. With m(j) the cell of levels[j], m(0) = -1 and m(bins + 1) = map.cells:
- * level i, where it is the first level of its cell (m(i - 1) < m(i)), has i - 1 levels below that cell, and where it
- * is the last (m(i) < m(i + 1)), i below the next. For ascending levels these are the counts that
+ * level i, where it is the first level of its cell (m(i - 1) < m(i)), has i - 1 levels below that cell, and
+ * where it is the last (m(i) < m(i + 1)), i below the next. For ascending levels these are the counts that
  * levels_below_cell gives the cell and the next one (the map never decreases); a cell that holds no level has as
  * many below it and below the next cell as the next cell that holds one has below it.
  */
@@ -246,8 +246,8 @@ struct quiet_range {
  * reading one cell of a row and carrying the least count of the cells after. Then every cell's entry comes from
  * its counts (level_cell_from). The same cells as level_cell_of for ascending levels, and within the levels
  * whatever they hold. Returns whether this thread's cells are all quiet; the caller synchronizes the block before
- * the cells are read. (H200, 4096 cells over 1025 levels: two binary searches a cell took 16 us a block, a run of
- * empty cells written by the level below it 7.5 us.)
+ * the cells are read. (H200, 4096 cells over 1025 levels, a block of 1024 threads: two binary searches a cell took
+ * 16 us, each level writing its run of empty cells 6.6-7.5 us, this scan 2.4 us.)
  */
 template <class Map, class Level>
 ONCHIP_DEVICE bool build_grid(level_cell<Level>* grid, const Level* levels, int bins, const Map& map) {
@@ -264,8 +264,8 @@ ONCHIP_DEVICE bool build_grid(level_cell<Level>* grid, const Level* levels, int 
   const int rows = cells / 32, per_warp = (rows + warps - 1) / warps;
   const int row_begin = warp * per_warp < rows ? warp * per_warp : rows;
   const int row_end = row_begin + per_warp < rows ? row_begin + per_warp : rows;
-  // Each warp's least count over its rows, published in the spare bytes of cell `warp` (past its word: a cell has at
-  // least 8) for the warps before it.
+  // Each warp's least count over its rows, published in the spare bytes of cell `warp` (past its word: a cell has
+  // at least 8) for the warps before it.
   unsigned mine = none;
   for (int r = row_begin; r < row_end; ++r) {
     const cuda::std::uint32_t word = grid[r * 32 + lane].word;
@@ -276,7 +276,7 @@ ONCHIP_DEVICE bool build_grid(level_cell<Level>* grid, const Level* levels, int 
   if (lane == 0 && row_begin < row_end) { *spare(warp) = mine; }
   __syncthreads();
   const int later = warp + 1 + lane;  // lane l reads warp + 1 + l's
-  unsigned after = warp_min(later < warps && later * per_warp < rows ? *spare(later) : none);  // past this warp's rows
+  unsigned after = warp_min(later < warps && later * per_warp < rows ? *spare(later) : none);  // past its rows
   __syncthreads();  // every warp has read the spare bytes before any cell is rewritten
   bool quiet = true;
   for (int r = row_end - 1; r >= row_begin; --r) {
