@@ -22,6 +22,16 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned warp_min(unsigned v) {
   return v;
 }
 
+/// The inclusive prefix sum of `v` over the lanes of a (whole) warp; `lane`: this thread's.
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned warp_inclusive_sum(unsigned v, int lane) {
+#  pragma unroll
+  for (int o = 1; o < 32; o *= 2) {
+    const unsigned below = __shfl_up_sync(0xffffffffu, v, o);
+    if (lane >= o) { v += below; }
+  }
+  return v;
+}
+
 /// The sum of the warp's 32 values, modulo 2^32 (every lane of the warp calls it and gets it).
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned warp_sum(unsigned v) {
 #  pragma unroll

@@ -251,12 +251,7 @@ ONCHIP_DEVICE void build_bitmap(bitmap_entry* entries, int count, const Level* l
     const int w = r * 32 + lane;
     const cuda::std::uint32_t word = w == head ? head_word : w < count ? entries[w].below : 0u;
     const cuda::std::uint32_t own = word & ~bitmap_crowded, mark = word & bitmap_crowded;
-    cuda::std::uint32_t upto = own;  // inclusive scan over the row's lanes
-#  pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      const cuda::std::uint32_t v = __shfl_up_sync(0xffffffffu, upto, d);
-      upto += lane >= d ? v : 0u;
-    }
+    const cuda::std::uint32_t upto = warp_inclusive_sum(own, lane);  // over the row's lanes
     if (w < count) {
       entries[w].below = (before + upto - own) | mark;
       if (mark != 0) { entries[w].bits = 0u; }

@@ -12,6 +12,7 @@
 // global atomic per sample and no global ordering between tiles.
 #pragma once
 
+#include <onchip/detail/block.cuh>
 #include <onchip/detail/histogram/counters.cuh>
 #include <onchip/detail/histogram/job.cuh>
 #include <onchip/detail/histogram/plan.cuh>
@@ -51,16 +52,6 @@ struct partition_args {
 };
 
 #if defined(__CUDACC__)
-/// The inclusive prefix sum of `v` over the lanes of a (whole) warp; `lane`: this thread's.
-ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned warp_inclusive_sum(unsigned v, int lane) {
-#  pragma unroll
-  for (int o = 1; o < 32; o *= 2) {
-    const unsigned below = __shfl_up_sync(0xffffffffu, v, o);
-    if (lane >= o) { v += below; }
-  }
-  return v;
-}
-
 /// The first of `total` things that part `i` of `parts` near-equal parts takes (i = parts: total).
 ONCHIP_HOST_DEVICE constexpr unsigned share_begin(unsigned total, unsigned i, unsigned parts) {
   return static_cast<unsigned>(static_cast<unsigned long long>(total) * i / parts);
