@@ -238,9 +238,11 @@ class block_histogram {
 // is true. Errors: cudaErrorInvalidValue with last_error_message() for bad input, before anything is launched or
 // written. Everything whose bins fit on chip needs no temporary storage; one channel of more bins than shared
 // memory holds (e.g. 2^20-2^27 bins on an H200) is counted in two passes through a workspace: by default
-// allocated and freed stream-ordered from the device's memory pool (cudaMallocAsync), never more than 256 MiB
+// allocated and freed stream-ordered from the library's own memory pool on the device, never more than 256 MiB
 // whatever the input's size, or given by the caller (histogram_options::workspace, sized by
-// histogram_workspace_bytes). If that allocation fails, the call counts with one global atomic per sample instead.
+// histogram_workspace_bytes). The pool keeps up to 256 MiB reserved between calls, so that repeated calls do not
+// map memory again (histogram_release_workspace gives it back). If the allocation fails, the call counts with one
+// global atomic per sample instead.
 // ---------------------------------------------------------------------------------------------------------------
 
 /// Options shared by the device-wide functions.
@@ -250,7 +252,7 @@ struct histogram_options {
   /// If not null, receives (added atomically) the number of samples that fell in no bin (out of range, NaN).
   unsigned long long* ignored = nullptr;
   /// Device memory of at least histogram_workspace_bytes() bytes (any 2-byte alignment) for calls that need a
-  /// workspace, used stream-ordered; null: such calls allocate their own from the device's memory pool.
+  /// workspace, used stream-ordered; null: such calls allocate their own from the library's memory pool.
   void* workspace = nullptr;
   /// Bytes at `workspace`.
   cuda::std::size_t workspace_bytes = 0;
@@ -272,6 +274,15 @@ struct histogram_options {
  */
 template <class Sample, class Counter = unsigned>
 cudaError_t histogram_workspace_bytes(cuda::std::size_t n, int num_bins, cuda::std::size_t* bytes);
+
+/**
+ * @brief Gives back to the current device the memory that the library's workspace pool keeps reserved between
+ * calls (up to 256 MiB, after a call that allocated its own workspace): the pool is destroyed, and its memory
+ * returns once the calls in flight that use it are done. Later calls make a new pool. Call it before
+ * cudaDeviceReset, which destroys the pool under the library.
+ * @return cudaSuccess (also when no call has allocated a workspace), or the error of the current device's query
+ */
+inline cudaError_t histogram_release_workspace();
 
 /**
  * @brief Histogram of `n` samples in `num_bins` even bins over `[lower, upper)`.

@@ -1,9 +1,11 @@
 // Bins beyond shared memory through the partition path (two passes through a workspace), against the host
 // reference: 2^16 + 1 to 2^26 bins, uniform, skewed and one-bin keys, n = 0 and 1, odd tails, misaligned starts,
-// several chunks, a caller's workspace, a failed allocation's fallback, 64-bit counters and a custom binner.
+// several chunks, a caller's workspace, a failed allocation's fallback, the library's own workspace kept between
+// calls and given back, calls on two streams at once, 64-bit counters and a custom binner.
 #include <onchip/histogram.cuh>
 
 #include <algorithm>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -148,6 +150,62 @@ ONCHIP_GPU_TEST_CASE("the partition path in chunks, in a caller's workspace, and
   CHECK(onchip::histogram_even(in.data, n, hist.buffer.data(), 1 << 22, 0.0f, 1.0f, nullptr, options) ==
         cudaErrorInvalidValue);
   CHECK(std::string(onchip::last_error_message()).find("histogram_workspace_bytes") != std::string::npos);
+}
+
+ONCHIP_GPU_TEST_CASE("the partition path's own workspace: kept between calls, given back on request, two streams") {
+  const std::size_t n = hist_test::sized((std::size_t{1} << 21) + 5);
+  const int bins = 1 << 22;
+  const onchip::detail::histogram_path_override force(histogram_path::partition);
+  std::size_t bytes = 0;
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_workspace_bytes<float>(n, bins, &bytes));
+  REQUIRE(bytes > 0);
+  int device = 0, pools = 0;
+  ONCHIP_CUDA_REQUIRE(cudaGetDevice(&device));
+  ONCHIP_CUDA_REQUIRE(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
+  auto reserved = [&] {  // bytes the library's pool holds on this device
+    const cudaMemPool_t pool = onchip::detail::workspace_pool(device, false);
+    REQUIRE(pool != nullptr);
+    std::uint64_t held = 0;
+    ONCHIP_CUDA_REQUIRE(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &held));
+    return held;
+  };
+  // Two inputs counted at once on two streams, each call taking its workspace from the pool, then again on the
+  // memory the pool kept: every histogram equal to its reference.
+  const std::vector<float> a = hist_test::make_samples<float>(n, 0.0, 1.0, hist_test::distribution::uniform, 51);
+  const std::vector<float> b = heavy_head<float>(n, 0.0, 1.0, 52);
+  hist_test::device_samples<float> in_a(a, 4), in_b(b, 0);
+  hist_test::device_hist<unsigned> hist_a(bins), hist_b(bins);
+  cudaStream_t streams[2] = {};
+  for (auto& st : streams) { ONCHIP_CUDA_REQUIRE(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking)); }
+  for (int round = 0; round < 2; ++round) {
+    INFO("round " << round);
+    const char* ran[2] = {};
+    onchip::histogram_options options[2];
+    for (int k = 0; k < 2; ++k) { options[k].path = &ran[k]; }
+    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in_a.data, n, hist_a.buffer.data(), bins, 0.0f, 1.0f, streams[0],
+                                               options[0]));
+    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in_b.data, n, hist_b.buffer.data(), bins, 0.0f, 1.0f, streams[1],
+                                               options[1]));
+    for (auto& st : streams) { ONCHIP_CUDA_REQUIRE(cudaStreamSynchronize(st)); }
+    CHECK(std::string(ran[0]) == "partition");
+    CHECK(std::string(ran[1]) == "partition");
+    hist_test::require_equal(hist_a.get(), reference(a, 0.0f, 1.0f, bins));
+    hist_test::require_equal(hist_b.get(), reference(b, 0.0f, 1.0f, bins));
+    if (pools != 0) { CHECK(reserved() >= bytes); }  // kept after the synchronization
+  }
+  for (auto& st : streams) { ONCHIP_CUDA_REQUIRE(cudaStreamDestroy(st)); }
+  // The release gives the pool's memory back to the device and forgets the pool; a later call makes a new one.
+  const std::uint64_t held = pools != 0 ? reserved() : 0;
+  std::size_t free_before = 0, free_after = 0, total = 0;
+  ONCHIP_CUDA_REQUIRE(cudaMemGetInfo(&free_before, &total));
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_release_workspace());
+  ONCHIP_CUDA_REQUIRE(cudaMemGetInfo(&free_after, &total));
+  CHECK(onchip::detail::workspace_pool(device, false) == nullptr);
+  if (!hist_test::under_sanitizer()) { CHECK(free_after >= free_before + held); }
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_release_workspace());  // nothing left to give: still a success
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in_a.data, n, hist_a.buffer.data(), bins, 0.0f, 1.0f));
+  hist_test::require_equal(hist_a.get(), reference(a, 0.0f, 1.0f, bins));
+  if (pools != 0) { CHECK(reserved() >= bytes); }
 }
 
 namespace {

@@ -276,6 +276,14 @@ cudaError_t histogram_workspace_bytes(cuda::std::size_t n, int num_bins, cuda::s
   return detail::succeed();
 }
 
+inline cudaError_t histogram_release_workspace() {
+  constexpr const char* who = "onchip::histogram_release_workspace";
+  int device = 0;
+  if (cudaError_t e = detail::cuda_call(cudaGetDevice(&device), who); e != cudaSuccess) { return e; }
+  if (cudaError_t e = detail::cuda_call(detail::release_workspace_pool(device), who); e != cudaSuccess) { return e; }
+  return detail::succeed();
+}
+
 template <class Sample, class Counter, class Level, class Offset>
 cudaError_t segmented_histogram_even(const Sample* samples, const Offset* segment_offsets, int num_segments,
                                      Counter* hist, int num_bins, Level lower, Level upper, cudaStream_t stream,

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <string>
 
@@ -348,12 +349,69 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
   return cudaSuccess;
 }
 
+/// The library's memory pools by device (workspace_pool), and the lock their creation and release take.
+struct workspace_pools {
+  std::mutex mutex;
+  cudaMemPool_t pool[max_cached_devices] = {};
+  bool tried[max_cached_devices] = {};
+  static workspace_pools& get() {
+    static workspace_pools pools;
+    return pools;
+  }
+};
+
+/**
+ * The library's memory pool on `device` for the partition path's workspaces, created on first use: it keeps up to
+ * tuning::partition_workspace_cap bytes reserved between calls (the device's default pool keeps what its owner set,
+ * by default nothing: it gave its memory back at every synchronization, and taking it again cost about 300 us per
+ * 1 GiB call, bench/NOTES.md). Null where the device has no memory pools or the pool cannot be made (the caller
+ * then allocates from the device's default pool), and null without `create` where no call has made it yet.
+ */
+inline cudaMemPool_t workspace_pool(int device, bool create = true) {
+  if (device < 0 || device >= max_cached_devices) { return nullptr; }
+  workspace_pools& pools = workspace_pools::get();
+  std::lock_guard<std::mutex> lock(pools.mutex);
+  if (!pools.tried[device] && create) {
+    pools.tried[device] = true;
+    int supported = 0;
+    cudaMemPool_t pool = nullptr;
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    std::uint64_t keep = tuning::partition_workspace_cap;
+    if (cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device) == cudaSuccess && supported &&
+        cudaMemPoolCreate(&pool, &props) == cudaSuccess) {
+      if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) == cudaSuccess) {
+        pools.pool[device] = pool;
+      } else {
+        static_cast<void>(cudaMemPoolDestroy(pool));
+      }
+    }
+    static_cast<void>(cudaGetLastError());  // a failed query or creation is not this call's error
+  }
+  return pools.pool[device];
+}
+
+/// Destroys the library's pool on `device` (its memory goes back once the work that uses it is done) and forgets
+/// it: the next call that needs a workspace makes a new one.
+inline cudaError_t release_workspace_pool(int device) {
+  if (device < 0 || device >= max_cached_devices) { return cudaSuccess; }
+  workspace_pools& pools = workspace_pools::get();
+  std::lock_guard<std::mutex> lock(pools.mutex);
+  const cudaMemPool_t pool = pools.pool[device];
+  pools.pool[device] = nullptr;
+  pools.tried[device] = false;
+  return pool != nullptr ? cudaMemPoolDestroy(pool) : cudaSuccess;
+}
+
 /**
  * The partition path's workspace, 16-byte aligned: the caller's (options.workspace, which must hold what the plan
- * needs), or one allocated stream-ordered into `owned`. Where that allocation fails, `plan` becomes the global
- * atomics path's (every sample's atomic in the output) and `workspace` stays null.
+ * needs), or one allocated stream-ordered into `owned` (from workspace_pool, else the device's default pool).
+ * Where that allocation fails, `plan` becomes the global atomics path's (every sample's atomic in the output) and
+ * `workspace` stays null.
  */
-inline cudaError_t partition_workspace(const histogram_call& call, const histogram_options& options,
+inline cudaError_t partition_workspace(const histogram_call& call, const histogram_options& options, int device,
                                        const device_limits& limits, cudaStream_t stream, const char* who,
                                        launch_plan& plan, unsigned char*& workspace, void*& owned) {
   const cuda::std::size_t needed = plan.partition.workspace_bytes;
@@ -364,8 +422,15 @@ inline cudaError_t partition_workspace(const histogram_call& call, const histogr
     }
     workspace = static_cast<unsigned char*>(options.workspace);
   } else {
-    const cudaError_t e = workspace_failure_override::current() ? cudaErrorMemoryAllocation
-                                                                : cudaMallocAsync(&owned, needed, stream);
+    const cudaMemPool_t pool = workspace_pool(device);
+    cudaError_t e = cudaErrorMemoryAllocation;
+    if (!workspace_failure_override::current()) {
+      e = pool != nullptr ? cudaMallocFromPoolAsync(&owned, needed, pool, stream) : cudaErrorMemoryAllocation;
+      if (e != cudaSuccess) {  // the device's default pool, where the library's has no pool or no memory
+        static_cast<void>(cudaGetLastError());
+        e = cudaMallocAsync(&owned, needed, stream);
+      }
+    }
     if (e == cudaSuccess) {
       workspace = static_cast<unsigned char*>(owned);
     } else {
@@ -392,7 +457,7 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   unsigned char* workspace = nullptr;  // the partition path's: the caller's, or `owned`, allocated here
   void* owned = nullptr;
   if (plan.path == histogram_path::partition && call.input_bytes() > 0) {
-    const cudaError_t e = partition_workspace(call, options, limits, stream, who, plan, workspace, owned);
+    const cudaError_t e = partition_workspace(call, options, device, limits, stream, who, plan, workspace, owned);
     if (e != cudaSuccess) { return e; }
   }
   if (options.path != nullptr) { *options.path = path_name(plan.path); }
