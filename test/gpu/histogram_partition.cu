@@ -259,7 +259,7 @@ ONCHIP_GPU_TEST_CASE("the partition path with a custom binner: hashed keys into 
   CHECK(missed == outside);
 }
 
-ONCHIP_GPU_TEST_CASE("the partition path past 4 GiB: 33 chunks, more than 2^32 hits in one bin of 64-bit counters") {
+ONCHIP_GPU_TEST_CASE("the partition path past 4 GiB: 26 chunks, more than 2^32 hits in one bin of 64-bit counters") {
   const std::size_t samples = (std::size_t{1} << 32) + 5;  // u32: 16 GiB + 20 bytes
   const std::size_t bytes = samples * 4 + 16;
   if (!hist_test::huge_input_fits(bytes)) { return; }

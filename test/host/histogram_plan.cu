@@ -235,7 +235,7 @@ TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded ch
           }
           CHECK(p.partition.slice_bits == widest[i]);
           CHECK(p.partition.buckets == buckets);
-          // Inputs past the cap's keys run in chunks: the workspace stays within 256 MiB whatever n is.
+          // Inputs past the cap's keys run in chunks: the workspace stays within the cap whatever n is.
           CHECK(p.partition.workspace_bytes <= tuning::partition_workspace_cap);
           // One chunk when all of n's tiles fit with their table rows, the buckets' sizes and 32 bytes of alignment.
           const std::size_t tiles = (n + 8191) / 8192;
