@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "support/onchip_test.hpp"
@@ -226,6 +227,54 @@ TEST_CASE("bin_even on 32- and 64-bit integers, whole ranges without overflow") 
   CHECK(mixed(9u) == 3);
   CHECK(mixed(10u) == -1);
   CHECK(mixed(4294967295u) == -1);
+}
+
+namespace {
+/// bin_even<L> on samples of type S against the 128-bit reference: every sample near both bounds and the type's
+/// ends, and random ones.
+template <class S, class L>
+void check_int_edges(L lower, L upper, int bins, std::mt19937_64& rng) {
+  const std::string sample = std::string(std::is_signed_v<S> ? "int" : "uint") + std::to_string(8 * sizeof(S));
+  INFO("lower " << static_cast<long long>(lower) << " (" << static_cast<unsigned long long>(lower) << "), upper "
+                << static_cast<unsigned long long>(upper) << ", bins " << bins << ", samples " << sample);
+  const onchip::bin_even<L> even(lower, upper, bins);
+  REQUIRE(even.valid());
+  std::vector<__int128> xs = {std::numeric_limits<S>::min(), std::numeric_limits<S>::max(), 0, -1, 1};
+  for (const __int128 edge : {static_cast<__int128>(lower), static_cast<__int128>(upper)}) {
+    for (int d = -3; d <= 3; ++d) { xs.push_back(edge + d); }
+  }
+  for (int i = 0; i < 2000; ++i) { xs.push_back(static_cast<__int128>(static_cast<S>(rng()))); }
+  for (const __int128 x : xs) {
+    if (x < std::numeric_limits<S>::min() || x > std::numeric_limits<S>::max()) { continue; }
+    const auto s = static_cast<S>(x);
+    REQUIRE(even(s) == reference_int_bin(s, lower, upper, bins));
+  }
+}
+}  // namespace
+
+TEST_CASE("bin_even on 32-bit and narrower samples with 64-bit levels: both bounds in one compare, exact") {
+  std::mt19937_64 rng(78);
+  constexpr long long min64 = std::numeric_limits<long long>::min(), max64 = std::numeric_limits<long long>::max();
+  constexpr unsigned long long top = ~0ULL;
+  for (int bins : {1, 3, 1000, 1 << 20, 1 << 30}) {
+    // Signed levels: ranges within 2^32 (the narrow tier) and beyond, at both ends of the 64-bit range.
+    for (const auto& [lo, hi] : std::vector<std::pair<long long, long long>>{
+             {0, 4294967296LL}, {-2147483648LL, 2147483648LL}, {-5, 7}, {min64, min64 + 4294967296LL},
+             {max64 - 4294967296LL, max64}, {min64, max64}, {-4294967296LL, 0}, {100, 100 + (1LL << 40)}}) {
+      check_int_edges<std::uint32_t>(lo, hi, bins, rng);
+      check_int_edges<std::int32_t>(lo, hi, bins, rng);
+      check_int_edges<std::int16_t>(lo, hi, bins, rng);
+      check_int_edges<std::uint8_t>(lo, hi, bins, rng);
+    }
+    // Unsigned levels, up to 2^64 - 1: unsigned samples take the one compare, signed ones the two.
+    for (const auto& [lo, hi] : std::vector<std::pair<unsigned long long, unsigned long long>>{
+             {0, 4294967296ULL}, {top - 4294967296ULL, top}, {top - 10, top}, {0, top}, {7, 4000000000ULL}}) {
+      check_int_edges<std::uint32_t>(lo, hi, bins, rng);
+      check_int_edges<std::int32_t>(lo, hi, bins, rng);
+      check_int_edges<std::uint16_t>(lo, hi, bins, rng);
+      check_int_edges<std::int8_t>(lo, hi, bins, rng);
+    }
+  }
 }
 
 TEST_CASE("bin_even on floats: the documented formula, never bin num_bins below upper, NaN ignored") {

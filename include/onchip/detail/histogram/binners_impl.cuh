@@ -57,6 +57,13 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin_even<Level>::bin(Sample sample) co
     if constexpr (sizeof(X) <= 4 && sizeof(Level) <= 4) {  // exact in 64 bits: one compare for both bounds
       offset = static_cast<cuda::std::uint64_t>(static_cast<long long>(x) - static_cast<long long>(lower_));
       if (offset >= range_) { return -1; }
+    } else if constexpr (sizeof(X) <= 4 && (cuda::std::is_signed_v<Level> || cuda::std::is_unsigned_v<X>)) {
+      // 32-bit samples, 64-bit levels: modulo 2^64, a sample below lower wraps to range_ or more (upper - x is
+      // below 2^64 unless a negative sample meets unsigned levels) and one at upper or above is range_ or more,
+      // so one compare tests both bounds.
+      offset = static_cast<cuda::std::uint64_t>(static_cast<long long>(x)) -
+               static_cast<cuda::std::uint64_t>(lower_);
+      if (offset >= range_) { return -1; }
     } else {
       if (detail::int_less(x, lower_) || !detail::int_less(x, upper_)) { return -1; }
       offset = detail::unsigned_distance(x, lower_);

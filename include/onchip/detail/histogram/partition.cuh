@@ -38,6 +38,8 @@ template <class Binner>
 inline constexpr bool bounded_binner_v = false;
 template <class Level>
 inline constexpr bool bounded_binner_v<bin_even<Level>> = true;
+template <class Level>
+inline constexpr bool bounded_binner_v<narrow_even<Level>> = true;
 
 /// What the scatter and the bucket pass get besides the job (the job's samples: this chunk's).
 struct partition_args {
