@@ -140,26 +140,30 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void bin_scatter_tile(const Binner& binner, uns
 
 /**
  * Each sample's rank in its bucket, by one returning atomic on the bucket's count; samples in no bin count in one
- * of 32 spare counters past the buckets' (by lane), so no branch skips the atomic. Aggregate (after a skewed tile:
- * one bucket holding over an eighth of it): the lanes of a warp sharing lane 0's bucket take their ranks with one
- * atomic, since keys piling into one bucket otherwise serialize on its counter (aggregating every bucket with
- * __match_any_sync cost 40% on uniform keys: bench/NOTES.md). Ranks are below 2^16, two to a register.
+ * of 32 spare counters past the buckets' (by lane), so no branch skips the atomic. Aggregate (after a skewed
+ * tile: its bucket `hot` held over an eighth of it): the lanes of a warp in bucket `hot` take their ranks with one
+ * atomic, the lowest such lane's, since keys piling into one bucket otherwise serialize on its counter
+ * (aggregating every bucket with __match_any_sync cost 40% on uniform keys, and lane 0's bucket instead of `hot`
+ * left the warps whose lane 0 is elsewhere serialized: bench/NOTES.md). Ranks are below 2^16, two to a register.
  */
 template <bool Aggregate, int Items>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void rank_scatter_tile(unsigned* count, const partition_args& p, int lane,
-                                                        const unsigned (&bin)[Items], unsigned (&rank)[Items / 2]) {
+                                                        unsigned hot, const unsigned (&bin)[Items],
+                                                        unsigned (&rank)[Items / 2]) {
   constexpr unsigned none = 0xffffffffu, all = 0xffffffffu;
 #  pragma unroll
   for (int k = 0; k < Items; ++k) {
     const unsigned bucket = bin[k] != none ? bin[k] >> p.slice_bits : p.buckets + lane;
     unsigned r;
     if constexpr (Aggregate) {
-      const unsigned lead = __shfl_sync(all, bucket, 0);
-      const unsigned peers = __ballot_sync(all, bucket == lead);
+      const unsigned peers = __ballot_sync(all, bucket == hot);
+      const int leader = peers != 0 ? __ffs(static_cast<int>(peers)) - 1 : 0;
       unsigned got = 0;
-      if (bucket != lead || lane == 0) { got = atomicAdd_block(count + bucket, bucket == lead ? __popc(peers) : 1u); }
-      const unsigned base = __shfl_sync(all, got, 0);
-      r = bucket == lead ? base + __popc(peers & ((1u << lane) - 1u)) : got;
+      if (bucket != hot || lane == leader) {
+        got = atomicAdd_block(count + bucket, bucket == hot ? __popc(peers) : 1u);
+      }
+      const unsigned base = __shfl_sync(all, got, leader);
+      r = bucket == hot ? base + __popc(peers & ((1u << lane) - 1u)) : got;
     } else {
       r = atomicAdd_block(count + bucket, 1u);
     }
@@ -170,15 +174,18 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void rank_scatter_tile(unsigned* count, const p
 }
 
 /// After tile x's scan: each bucket's first key in the tile goes to the table, a bucket over an eighth of the
-/// tile marks it skewed, the counts join the block's totals and are zeroed for the next tile (every rank of this
-/// one is taken).
+/// tile marks it skewed (and is its hot bucket, skewed[1]), the counts join the block's totals and are zeroed for
+/// the next tile (every rank of this one is taken).
 template <int Threads>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void publish_scatter_tile(const partition_scatter_layout::spans& s,
                                                            const partition_args& p, unsigned x, int t, int tile) {
   for (int j = t; j <= p.buckets; j += Threads) {
     p.starts[static_cast<cuda::std::size_t>(j) * p.tiles + x] = static_cast<cuda::std::uint16_t>(s.offset[j]);
     if (j < p.buckets) {
-      if (s.count[j] > static_cast<unsigned>(tile / 8)) { *s.skewed = x; }
+      if (s.count[j] > static_cast<unsigned>(tile / 8)) {
+        s.skewed[0] = x;
+        s.skewed[1] = j;
+      }
       s.total[j] += s.count[j];
       s.count[j] = 0;
     }
@@ -254,15 +261,15 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     }
     load_scatter_tile<Threads>(job.samples, n, x + gridDim.x, t, v);
     if (skewed) {
-      rank_scatter_tile<true>(s.count, p, lane, bin, rank);
+      rank_scatter_tile<true>(s.count, p, lane, s.skewed[1], bin, rank);
     } else {
-      rank_scatter_tile<false>(s.count, p, lane, bin, rank);
+      rank_scatter_tile<false>(s.count, p, lane, 0u, bin, rank);
     }
     block_exclusive_scan<Threads>(s.count, s.offset, p.buckets, s.warp_sums);
     publish_scatter_tile<Threads>(s, p, x, t, tile);
     stage_scatter_tile(s, p, tile, bin, rank);
     __syncthreads();
-    skewed = *s.skewed == x;
+    skewed = s.skewed[0] == x;
     const unsigned vectors = (s.offset[p.buckets] + 7) / 8;  // the tile's keys, the last vector's tail unused
     auto* out = reinterpret_cast<uint4*>(p.keys + first);
 #  pragma unroll 1
