@@ -173,8 +173,17 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void rank_scatter_tile(unsigned* count, const p
   }
 }
 
+/// A skewed tile's mark in the scatter's shared word: tile x + 1 above its hot bucket's 12 bits (a later tile's
+/// mark is larger; the chunk's tiles are fewer than 2^19, so the mark fits 31 bits).
+inline constexpr unsigned skewed_bucket_bits = 12, skewed_bucket_mask = (1u << skewed_bucket_bits) - 1u;
+static_assert(tuning::partition_max_buckets <= (1 << skewed_bucket_bits), "a skewed tile's mark holds its bucket");
+ONCHIP_HOST_DEVICE constexpr unsigned skewed_mark(unsigned x, unsigned bucket) {
+  return (x + 1) << skewed_bucket_bits | bucket;
+}
+
 /// After tile x's scan: each bucket's first key in the tile goes to the table, a bucket over an eighth of the
-/// tile marks it skewed (and is its hot bucket, skewed[1]), the counts join the block's totals and are zeroed for
+/// tile marks it skewed as its hot bucket (where several are, the highest-numbered: an atomic maximum of
+/// skewed_mark, so that no two threads store to the word), the counts join the block's totals and are zeroed for
 /// the next tile (every rank of this one is taken).
 template <int Threads>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void publish_scatter_tile(const partition_scatter_layout::spans& s,
@@ -183,8 +192,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void publish_scatter_tile(const partition_scatt
     p.starts[static_cast<cuda::std::size_t>(j) * p.tiles + x] = static_cast<cuda::std::uint16_t>(s.offset[j]);
     if (j < p.buckets) {
       if (s.count[j] > static_cast<unsigned>(tile / 8)) {
-        s.skewed[0] = x;
-        s.skewed[1] = j;
+        atomicMax_block(s.skewed, skewed_mark(x, static_cast<unsigned>(j)));
       }
       s.total[j] += s.count[j];
       s.count[j] = 0;
@@ -243,7 +251,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     s.count[j] = 0;
     if (j < p.buckets) { s.total[j] = 0; }
   }
-  if (t == 0) { *s.skewed = 0xffffffffu; }
+  if (t == 0) { *s.skewed = 0; }
   __syncthreads();
   bool skewed = false;  // whether the last tile was
   unsigned empty = 0;   // slots of the block's tiles past the chunk's end (ranked as samples in no bin)
@@ -261,7 +269,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     }
     load_scatter_tile<Threads>(job.samples, n, x + gridDim.x, t, v);
     if (skewed) {
-      rank_scatter_tile<true>(s.count, p, lane, s.skewed[1], bin, rank);
+      rank_scatter_tile<true>(s.count, p, lane, *s.skewed & skewed_bucket_mask, bin, rank);
     } else {
       rank_scatter_tile<false>(s.count, p, lane, 0u, bin, rank);
     }
@@ -269,7 +277,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     publish_scatter_tile<Threads>(s, p, x, t, tile);
     stage_scatter_tile(s, p, tile, bin, rank);
     __syncthreads();
-    skewed = s.skewed[0] == x;
+    skewed = *s.skewed >> skewed_bucket_bits == x + 1;
     const unsigned vectors = (s.offset[p.buckets] + 7) / 8;  // the tile's keys, the last vector's tail unused
     auto* out = reinterpret_cast<uint4*>(p.keys + first);
 #  pragma unroll 1

@@ -476,7 +476,7 @@ struct partition_scatter_layout {
     unsigned* offset;
     unsigned* total;
     unsigned* warp_sums;
-    unsigned* skewed;  // the last tile with a bucket holding over an eighth of it, and that bucket
+    unsigned* skewed;  // skewed_mark of the last tile with a bucket holding over an eighth of it
   };
   ONCHIP_HOST_DEVICE spans operator()(carver& c) const {
     const auto k = static_cast<cuda::std::size_t>(buckets) + 1;
@@ -486,7 +486,7 @@ struct partition_scatter_layout {
     s.offset = c.take<unsigned>(k).data();
     s.total = c.take<unsigned>(k).data();
     s.warp_sums = c.take<unsigned>(32).data();
-    s.skewed = c.take<unsigned>(2).data();
+    s.skewed = c.take<unsigned>(1).data();
     return s;
   }
 };
