@@ -279,7 +279,8 @@ cudaError_t histogram_workspace_bytes(cuda::std::size_t n, int num_bins, cuda::s
  * @brief Gives back to the current device the memory that the library's workspace pool keeps reserved between
  * calls (up to 320 MiB, after a call that allocated its own workspace): the pool is destroyed, and its memory
  * returns once the calls in flight that use it are done. Later calls make a new pool. Call it before
- * cudaDeviceReset, which destroys the pool under the library.
+ * cudaDeviceReset, which destroys the pool under the library, and not while another host thread is inside a
+ * histogram call.
  * @return cudaSuccess (also when no call has allocated a workspace), or the error of the current device's query
  */
 inline cudaError_t histogram_release_workspace();
