@@ -1,7 +1,8 @@
 // Bins beyond shared memory through the partition path (two passes through a workspace), against the host
-// reference: 2^16 + 1 to 2^26 bins, uniform, skewed and one-bin keys, n = 0 and 1, odd tails, misaligned starts,
-// several chunks, a caller's workspace, a failed allocation's fallback, the library's own workspace kept between
-// calls and given back, calls on two streams at once, 64-bit counters and a custom binner.
+// reference: 2^16 + 1 to 2^26 bins, uniform, skewed and one-bin keys, keys turning skewed part-way, n = 0 and 1,
+// odd tails, misaligned starts, several chunks, a caller's workspace, a failed allocation's fallback, the
+// library's own workspace kept between calls and given back, calls on two streams at once, 64-bit counters and a
+// custom binner.
 #include <onchip/histogram.cuh>
 
 #include <algorithm>
@@ -29,19 +30,36 @@ std::vector<S> heavy_head(std::size_t n, double lo, double hi, unsigned seed) {
   return out;
 }
 
+/// n samples lo + (hi - lo) * position(i, draw), draw() giving uniform numbers in [0, 1) from one seeded generator.
+template <class S, class Position>
+std::vector<S> positioned(std::size_t n, double lo, double hi, unsigned seed, Position position) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  auto draw = [&] { return u(rng); };
+  std::vector<S> out(n);
+  for (std::size_t i = 0; i < n; ++i) { out[i] = static_cast<S>(lo + (hi - lo) * position(i, draw)); }
+  return out;
+}
+
 /// Keys whose hot spot moves: each run of 40,000 samples puts 90% of them within 1/64 of [lo, hi) at a place of
 /// its own, the rest anywhere (a tile's skewed bucket changes from run to run, and lane 0 is often outside it).
 template <class S>
 std::vector<S> moving_hot_spot(std::size_t n, double lo, double hi, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::vector<S> out(n);
-  for (std::size_t i = 0; i < n; ++i) {
+  return positioned<S>(n, lo, hi, seed, [](std::size_t i, auto& draw) {
     const double spot = static_cast<double>((i / 40000 * 37) % 64) / 64.0;
-    const double p = u(rng) < 0.9 ? spot + u(rng) / 64.0 : u(rng);
-    out[i] = static_cast<S>(lo + (hi - lo) * p);
-  }
-  return out;
+    return draw() < 0.9 ? spot + draw() / 64.0 : draw();
+  });
+}
+
+/// Keys that turn skewed part-way: the first 3/5 uniform over [lo, hi), then 90% within the first 1/256 of it,
+/// the rest anywhere; one sample in 64 throughout lies past hi (in no bin). A block's direct bucket then starts
+/// in the middle of its tiles, after some of that bucket's keys went through the partition.
+template <class S>
+std::vector<S> late_skew(std::size_t n, double lo, double hi, unsigned seed) {
+  return positioned<S>(n, lo, hi, seed, [n](std::size_t i, auto& draw) {
+    const double p = i >= n / 5 * 3 && draw() < 0.9 ? draw() / 256.0 : draw();
+    return i % 64 == 63 ? 1.0 + p : p;
+  });
 }
 
 template <class S, class L>
@@ -91,7 +109,7 @@ void check_even(const std::vector<S>& host, int bins, L lo, L hi, histogram_path
 }  // namespace
 
 ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 keys, uniform, skewed, one bin, "
-                     "a moving hot spot") {
+                     "a moving hot spot, skewed part-way") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 7);
   for (int bins : {65537, 1 << 20, 1 << 22, 1 << 24, 1 << 26}) {
     if (hist_test::under_sanitizer() && bins > (1 << 22)) { continue; }  // minutes of flushes under the tools
@@ -103,6 +121,9 @@ ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 k
     }
     check_even(heavy_head<float>(n, 0.0, 1.0, 23), bins, 0.0f, 1.0f, histogram_path::partition);
     check_even(moving_hot_spot<float>(n, 0.0, 1.0, 26), bins, 0.0f, 1.0f, histogram_path::partition);
+    check_even(late_skew<float>(n, 0.0, 1.0, 27), bins, 0.0f, 1.0f, histogram_path::partition);
+    check_even<unsigned long long>(late_skew<std::uint32_t>(n, 0.0, 2147483648.0, 28), bins, 0u, 2147483648u,
+                                   histogram_path::partition);
     check_even(hist_test::make_samples<std::int32_t>(n, -1e9, 1e9, hist_test::distribution::skewed, 24), bins,
                -1000000000, 1000000000, histogram_path::partition);
   }

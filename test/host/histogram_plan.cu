@@ -79,8 +79,13 @@ void check_partition(const histogram_call& c, const device_limits& d, const laun
                                  (q.buckets + 1) * tiles * 2 + 15);
   CHECK(q.workspace_bytes <= cap);
   CHECK(q.item_keys >= tuning::partition_min_item_keys);
-  CHECK(p.smem_bytes == onchip::smem_bytes(onchip::detail::partition_scatter_layout{
-                            q.buckets, tuning::partition_scatter_threads * tuning::partition_scatter_items}));
+  using onchip::detail::partition_scatter_layout;
+  const int t = static_cast<int>(tile);
+  CHECK(p.smem_bytes == onchip::smem_bytes(partition_scatter_layout{q.buckets, t, q.slice_bits, q.direct}));
+  if (!q.direct) {  // only where a direct bucket's counters would not fit beside the rest
+    const std::size_t with = onchip::smem_bytes(partition_scatter_layout{q.buckets, t, q.slice_bits, true});
+    CHECK((with > d.smem_per_block_optin || with + d.smem_reserved_per_block > d.smem_per_sm));
+  }
   CHECK(q.bins_smem == onchip::smem_bytes(onchip::detail::partition_bins_layout{q.slice_bits, q.buckets}));
   for (auto [smem, blocks, threads] : {std::tuple{p.smem_bytes, p.blocks_per_sm, tuning::partition_scatter_threads},
                                        std::tuple{q.bins_smem, q.bins_blocks_per_sm, tuning::partition_bins_threads}}) {

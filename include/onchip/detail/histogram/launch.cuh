@@ -321,7 +321,8 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
                       q.buckets,
                       q.slice_bits,
                       0u,
-                      q.item_keys};
+                      q.item_keys,
+                      q.direct};
   for (cuda::std::size_t first = 0; first < job.row_samples; first += q.chunk_samples) {
     Job chunk = job;
     chunk.samples = job.samples + first;

@@ -4,7 +4,9 @@
 //      and writes the tile's keys (the low slice_bits bits of each bin, 16-bit) sorted by bucket to the tile's own
 //      place in the workspace (one coalesced 16-byte store per thread), with each bucket's first key in the tile
 //      in a table (bucket-major, so the bucket pass reads a bucket's row coalesced); each block adds its keys per
-//      bucket into the buckets' sizes once, at its end;
+//      bucket into the buckets' sizes once, at its end. A block's first skewed tile (a bucket holding over an eighth
+//      of it) makes that bucket the block's direct bucket: its samples, from that tile on, are counted at once in
+//      shared counters of that bucket (added into the output at the block's end) instead of being partitioned;
 //   2. the bucket pass: a block counts one bucket's keys (or those of a range of tiles, for a large bucket) in
 //      shared memory, gathering each tile's run of the bucket's keys, and adds the counters into the output:
 //      without atomics where one block counts the whole bucket.
@@ -51,6 +53,7 @@ struct partition_args {
   int slice_bits;
   unsigned tiles;  // the chunk's tiles
   cuda::std::size_t item_keys;
+  bool direct;  // whether the scatter's blocks have a direct bucket's counters
 };
 
 #if defined(__CUDACC__)
@@ -59,14 +62,20 @@ ONCHIP_HOST_DEVICE constexpr unsigned share_begin(unsigned total, unsigned i, un
   return static_cast<unsigned>(static_cast<unsigned long long>(total) * i / parts);
 }
 
+/// A scan's visitor that does nothing.
+struct no_visit {
+  ONCHIP_DEVICE void operator()(int, unsigned) const {}
+};
+
 /**
  * Exclusive prefix sums of in[0, n) into out[0, n], and their total into out[n], by a block of Threads threads (in
- * may be out, or global memory; warp_sums: 32 shared words). Synchronizes the block before and after. Each thread
- * takes `per` consecutive values; warps with none skip the work, and where one warp holds them all there is no
- * scan over warps (and no third barrier).
+ * may be out, or global memory; warp_sums: 32 shared words); visit(i, in[i]) is called once for each value, before
+ * the last barrier. Synchronizes the block before and after. Each thread takes `per` consecutive values; warps
+ * with none skip the work, and where one warp holds them all there is no scan over warps (and no third barrier).
  */
-template <int Threads>
-ONCHIP_DEVICE inline void block_exclusive_scan(const unsigned* in, unsigned* out, int n, unsigned* warp_sums) {
+template <int Threads, class Visit = no_visit>
+ONCHIP_DEVICE inline void block_exclusive_scan(const unsigned* in, unsigned* out, int n, unsigned* warp_sums,
+                                               Visit visit = {}) {
   static_assert(Threads % 32 == 0 && Threads <= 1024, "the scan runs on whole warps, at most 32 of them");
   constexpr unsigned all = 0xffffffffu;
   const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
@@ -78,7 +87,11 @@ ONCHIP_DEVICE inline void block_exclusive_scan(const unsigned* in, unsigned* out
   const int lo = t * per < n ? t * per : n, hi = lo + per < n ? lo + per : n;
   unsigned sum = 0, inclusive = 0, before = 0, total = 0;
   if (active) {
-    for (int i = lo; i < hi; ++i) { sum += in[i]; }
+    for (int i = lo; i < hi; ++i) {
+      const unsigned v = in[i];
+      visit(i, v);
+      sum += v;
+    }
     inclusive = warp_inclusive_sum(sum, lane);
     total = __shfl_sync(all, inclusive, 31);
   }
@@ -138,35 +151,52 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void bin_scatter_tile(const Binner& binner, uns
   }
 }
 
+/// How the scatter ranks a tile's samples (rank_scatter_tile): each with its own atomic; with the block's direct
+/// bucket's samples counted in place; or with those counted and the lanes of a warp in the last tile's hot bucket
+/// sharing one atomic.
+enum class scatter_rank { plain, direct, aggregate };
+
+/// A bin that the block counted in its direct bucket's counters: neither ranked nor staged.
+inline constexpr unsigned direct_counted = 0xfffffffeu;
+
 /**
  * Each sample's rank in its bucket, by one returning atomic on the bucket's count; samples in no bin count in one
- * of 32 spare counters past the buckets' (by lane), so no branch skips the atomic. Aggregate (after a skewed
- * tile: its bucket `hot` held over an eighth of it): the lanes of a warp in bucket `hot` take their ranks with one
- * atomic, the lowest such lane's, since keys piling into one bucket otherwise serialize on its counter
- * (aggregating every bucket with __match_any_sync cost 40% on uniform keys, and lane 0's bucket instead of `hot`
- * left the warps whose lane 0 is elsewhere serialized: bench/NOTES.md). Ranks are below 2^16, two to a register.
+ * of 32 spare counters past the buckets' (by lane), so no branch skips the atomic. Direct (and Aggregate): a
+ * sample of bucket `direct` is counted at once in the block's counters of that bucket (`counters`: their shared
+ * address) and its bin becomes direct_counted. Aggregate (after a skewed tile: its bucket `hot`, not `direct`,
+ * held over an eighth of it): the lanes of a warp in bucket `hot` take their ranks with one atomic, the lowest
+ * such lane's, since keys piling into one bucket otherwise serialize on its counter (aggregating every bucket
+ * with __match_any_sync cost 40% on uniform keys, and lane 0's bucket instead of `hot` left the warps whose lane 0
+ * is elsewhere serialized: bench/NOTES.md). Ranks are below 2^16, two to a register.
  */
-template <bool Aggregate, int Items>
+template <scatter_rank Mode, int Items>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void rank_scatter_tile(unsigned* count, const partition_args& p, int lane,
-                                                        unsigned hot, const unsigned (&bin)[Items],
-                                                        unsigned (&rank)[Items / 2]) {
+                                                        unsigned hot, unsigned direct, unsigned counters,
+                                                        unsigned (&bin)[Items], unsigned (&rank)[Items / 2]) {
   constexpr unsigned none = 0xffffffffu, all = 0xffffffffu;
+  const unsigned mask = (1u << p.slice_bits) - 1u;
 #  pragma unroll
   for (int k = 0; k < Items; ++k) {
     const unsigned bucket = bin[k] != none ? bin[k] >> p.slice_bits : p.buckets + lane;
-    unsigned r;
-    if constexpr (Aggregate) {
+    const bool counted = Mode != scatter_rank::plain && bucket == direct;
+    if (counted) {
+      const unsigned key = bin[k] & mask;
+      asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(counters + (key + (key >> 5)) * 4u) : "memory");
+    }
+    unsigned r = 0;
+    if constexpr (Mode == scatter_rank::aggregate) {
       const unsigned peers = __ballot_sync(all, bucket == hot);
       const int leader = peers != 0 ? __ffs(static_cast<int>(peers)) - 1 : 0;
       unsigned got = 0;
-      if (bucket != hot || lane == leader) {
+      if (!counted && (bucket != hot || lane == leader)) {
         got = atomicAdd_block(count + bucket, bucket == hot ? __popc(peers) : 1u);
       }
       const unsigned base = __shfl_sync(all, got, leader);
       r = bucket == hot ? base + __popc(peers & ((1u << lane) - 1u)) : got;
-    } else {
+    } else if (!counted) {
       r = atomicAdd_block(count + bucket, 1u);
     }
+    if (counted) { bin[k] = direct_counted; }
     // The spare counters count the block's samples in no bin: a rank taken from one may pass 2^16, so only its
     // low half packs.
     rank[k / 2] = k % 2 == 0 ? r & 0xffffu : rank[k / 2] | r << 16;
@@ -181,49 +211,63 @@ ONCHIP_HOST_DEVICE constexpr unsigned skewed_mark(unsigned x, unsigned bucket) {
   return (x + 1) << skewed_bucket_bits | bucket;
 }
 
-/// After tile x's scan: each bucket's first key in the tile goes to the table, a bucket over an eighth of the
-/// tile marks it skewed as its hot bucket (where several are, the highest-numbered: an atomic maximum of
-/// skewed_mark, so that no two threads store to the word), the counts join the block's totals and are zeroed for
-/// the next tile (every rank of this one is taken).
+/// After tile x's scan: each bucket's first key in the tile goes to the table, the counts join the block's totals
+/// and are zeroed for the next tile (every rank of this one is taken). Bucket `drop` (none: 0xffffffff) goes to
+/// the block's direct counters from this tile on: its `dropped` keys leave the tile's run of keys.
 template <int Threads>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void publish_scatter_tile(const partition_scatter_layout::spans& s,
-                                                           const partition_args& p, unsigned x, int t, int tile) {
+                                                           const partition_args& p, unsigned x, int t,
+                                                           unsigned drop, unsigned dropped) {
   for (int j = t; j <= p.buckets; j += Threads) {
-    p.starts[static_cast<cuda::std::size_t>(j) * p.tiles + x] = static_cast<cuda::std::uint16_t>(s.offset[j]);
+    const unsigned start = s.offset[j] - (static_cast<unsigned>(j) > drop ? dropped : 0u);
+    p.starts[static_cast<cuda::std::size_t>(j) * p.tiles + x] = static_cast<cuda::std::uint16_t>(start);
     if (j < p.buckets) {
-      if (s.count[j] > static_cast<unsigned>(tile / 8)) {
-        atomicMax_block(s.skewed, skewed_mark(x, static_cast<unsigned>(j)));
-      }
-      s.total[j] += s.count[j];
+      s.total[j] += static_cast<unsigned>(j) != drop ? s.count[j] : 0u;
       s.count[j] = 0;
     }
   }
 }
 
-/// Stages a tile's keys (the low bits of each bin) in bucket order; samples in no bin write a spare slot past
-/// the tile, so no branch.
-template <int Items>
+/// Stages a tile's keys (the low bits of each bin) in bucket order (Drop: less the `dropped` keys of bucket
+/// `drop`, which are counted in the direct counters instead, `counters` being their shared address); samples in no
+/// bin or counted directly write a spare slot past the tile, so no branch.
+template <bool Drop, int Items>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_scatter_tile(const partition_scatter_layout::spans& s,
-                                                         const partition_args& p, int tile,
+                                                         const partition_args& p, int tile, unsigned drop,
+                                                         unsigned dropped, unsigned counters,
                                                          const unsigned (&bin)[Items],
                                                          const unsigned (&rank)[Items / 2]) {
-  constexpr unsigned none = 0xffffffffu;
   const unsigned mask = (1u << p.slice_bits) - 1u;
 #  pragma unroll
   for (int k = 0; k < Items; ++k) {
     const unsigned r = (rank[k / 2] >> (k % 2 * 16)) & 0xffffu;
-    const unsigned at = s.offset[bin[k] != none ? bin[k] >> p.slice_bits : p.buckets] + r;
-    s.staged[bin[k] != none ? at : tile] = static_cast<cuda::std::uint16_t>(bin[k] & mask);
+    const unsigned bucket = bin[k] < direct_counted ? bin[k] >> p.slice_bits : p.buckets;
+    const unsigned key = bin[k] & mask;
+    if (Drop && bucket == drop) {
+      asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(counters + (key + (key >> 5)) * 4u) : "memory");
+    }
+    const bool placed = bin[k] < direct_counted && (!Drop || bucket != drop);
+    const unsigned at = s.offset[bucket] - (Drop && bucket > drop ? dropped : 0u) + r;
+    s.staged[placed ? at : tile] = static_cast<cuda::std::uint16_t>(key);
   }
 }
 
-/// The scatter's end: the block's keys per bucket into the sizes, and its samples in no bin (the spare counters,
-/// less the `empty` slots of tiles past the chunk's end) into the ignored count.
-template <int Threads>
+/// The scatter's end: the block's keys per bucket into the sizes, the counters of its direct bucket (if it took
+/// one) into the output, and its samples in no bin (the spare counters, less the `empty` slots of tiles past the
+/// chunk's end) into the ignored count.
+template <int Threads, class Counter>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void finish_scatter(const partition_scatter_layout::spans& s,
-                                                     const partition_args& p, int t, unsigned empty) {
+                                                     const partition_args& p, int t, unsigned empty,
+                                                     unsigned direct, Counter* hist) {
   for (int j = t; j < p.buckets; j += Threads) {
     if (s.total[j] != 0) { atomicAdd(p.sizes + j, s.total[j]); }
+  }
+  if (direct < static_cast<unsigned>(p.buckets)) {  // every red into them came before the last tile's barriers
+    Counter* out = hist + (static_cast<cuda::std::size_t>(direct) << p.slice_bits);
+    for (int i = t; i < 1 << p.slice_bits; i += Threads) {
+      const unsigned c = s.direct[i + (i >> 5)];
+      if (c != 0) { atomic_add<false>(out + i, static_cast<Counter>(c)); }
+    }
   }
   if (t < 32 && p.ignored != nullptr) {
     const unsigned long long spare = s.count[p.buckets + t];  // below 2^32: the chunk's samples are
@@ -242,7 +286,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
   constexpr int tile = Threads * Items;
   static_assert(tile < 65536, "a tile's ranks and the table's offsets must fit 16 bits");
   static_assert(Items % 8 == 0, "a tile's keys are written as 16-byte vectors of 8 keys");
-  const auto s = onchip::carve(partition_scatter_layout{p.buckets, tile});
+  const auto s = onchip::carve(partition_scatter_layout{p.buckets, tile, p.slice_bits, p.direct});
   const int t = block_rank(), lane = t % 32;
   const cuda::std::size_t n = job.row_samples;
   const unsigned bins = static_cast<unsigned>(job.total_bins());
@@ -251,10 +295,17 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     s.count[j] = 0;
     if (j < p.buckets) { s.total[j] = 0; }
   }
+  for (int i = t; p.direct && i < padded_words(1 << p.slice_bits) / 4; i += Threads) {
+    reinterpret_cast<uint4*>(s.direct)[i] = make_uint4(0, 0, 0, 0);
+  }
   if (t == 0) { *s.skewed = 0; }
   __syncthreads();
-  bool skewed = false;  // whether the last tile was
-  unsigned empty = 0;   // slots of the block's tiles past the chunk's end (ranked as samples in no bin)
+  const auto counters = static_cast<unsigned>(__cvta_generic_to_shared(s.direct));
+  constexpr unsigned none = 0xffffffffu;
+  bool skewed = false;     // whether the last tile was
+  unsigned hot = 0;        // and its hot bucket
+  unsigned direct = none;  // the block's direct bucket: the first skewed tile's hot bucket
+  unsigned empty = 0;      // slots of the block's tiles past the chunk's end (ranked as samples in no bin)
   typename Job::sample_t v[Items];
   load_scatter_tile<Threads>(job.samples, n, blockIdx.x, t, v);
   for (unsigned x = blockIdx.x; x < p.tiles; x += gridDim.x) {
@@ -268,24 +319,45 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
       empty += tile - valid;
     }
     load_scatter_tile<Threads>(job.samples, n, x + gridDim.x, t, v);
-    if (skewed) {
-      rank_scatter_tile<true>(s.count, p, lane, *s.skewed & skewed_bucket_mask, bin, rank);
+    if (skewed && hot != direct) {
+      rank_scatter_tile<scatter_rank::aggregate>(s.count, p, lane, hot, direct, counters, bin, rank);
+    } else if (direct != none) {
+      rank_scatter_tile<scatter_rank::direct>(s.count, p, lane, hot, direct, counters, bin, rank);
     } else {
-      rank_scatter_tile<false>(s.count, p, lane, 0u, bin, rank);
+      rank_scatter_tile<scatter_rank::plain>(s.count, p, lane, hot, direct, counters, bin, rank);
     }
-    block_exclusive_scan<Threads>(s.count, s.offset, p.buckets, s.warp_sums);
-    publish_scatter_tile<Threads>(s, p, x, t, tile);
-    stage_scatter_tile(s, p, tile, bin, rank);
+    // A bucket over an eighth of the tile marks it skewed as its hot bucket (where several are, the
+    // highest-numbered: an atomic maximum of skewed_mark, so that no two threads store to the word).
+    block_exclusive_scan<Threads>(s.count, s.offset, p.buckets, s.warp_sums, [&](int j, unsigned c) {
+      if (c > static_cast<unsigned>(tile / 8)) {
+        atomicMax_block(s.skewed, skewed_mark(x, static_cast<unsigned>(j)));
+      }
+    });
+    const unsigned mark = *s.skewed;
+    skewed = mark >> skewed_bucket_bits == x + 1;
+    hot = mark & skewed_bucket_mask;
+    // The block's first skewed tile: its hot bucket is counted in place from this tile on.
+    const unsigned drop = p.direct && skewed && direct == none ? hot : none;
+    direct = drop != none ? drop : direct;
+    unsigned dropped = 0;
+    if (drop != none) {
+      dropped = s.offset[drop + 1] - s.offset[drop];
+      publish_scatter_tile<Threads>(s, p, x, t, drop, dropped);
+      stage_scatter_tile<true>(s, p, tile, drop, dropped, counters, bin, rank);
+    } else {
+      publish_scatter_tile<Threads>(s, p, x, t, none, 0u);
+      stage_scatter_tile<false>(s, p, tile, none, 0u, counters, bin, rank);
+    }
     __syncthreads();
-    skewed = *s.skewed >> skewed_bucket_bits == x + 1;
-    const unsigned vectors = (s.offset[p.buckets] + 7) / 8;  // the tile's keys, the last vector's tail unused
+    // The tile's keys, the last vector's tail unused.
+    const unsigned vectors = (s.offset[p.buckets] - dropped + 7) / 8;
     auto* out = reinterpret_cast<uint4*>(p.keys + first);
 #  pragma unroll 1
     for (unsigned i = t; i < vectors; i += Threads) { out[i] = reinterpret_cast<const uint4*>(s.staged)[i]; }
     // No barrier here: the next tile writes counts, offsets, the skew flag and staged keys only past the barrier
     // that opens its scan, which every thread reaches after writing this tile's keys out.
   }
-  finish_scatter<Threads>(s, p, t, empty);
+  finish_scatter<Threads>(s, p, t, empty, direct, job.hist[0]);
 }
 
 /**
@@ -457,13 +529,14 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE int bucket_of_item(const unsigned* items, int b
 }
 
 /**
- * The bucket pass: items are buckets, a bucket of more than item_keys keys split into parts of near-equal tile
- * ranges; a block zeroes one bucket's counters, counts its item's keys with one shared atomic each, and adds the
- * non-zero counters into the output (plainly where the item is the whole bucket: no other block adds to those
- * bins in this launch). Each warp takes an equal share of the item's tiles (an item of a few tiles with long runs
- * keeps every warp busy too), 32 at a time: its lanes read the 32 runs' bounds from the table (coalesced), and
- * gather the 16-byte vectors holding the runs' keys as one sequence, two batches of Gather vectors per lane in
- * flight, counting each vector's keys of the run (and its other keys in spare words).
+ * The bucket pass: items are buckets, a bucket of more keys than a fair share of the keys written (two items a
+ * block, at least p.item_keys) split into parts of near-equal tile ranges; a block zeroes one bucket's counters,
+ * counts its item's keys with one shared atomic each, and adds the non-zero counters into the output (plainly
+ * where the item is the whole bucket: no other block adds to those bins in this launch). Each warp takes an equal
+ * share of the item's tiles (an item of a few tiles with long runs keeps every warp busy too), 32 at a time: its
+ * lanes read the 32 runs' bounds from the table (coalesced), and gather the 16-byte vectors holding the runs' keys
+ * as one sequence, two batches of Gather vectors per lane in flight, counting each vector's keys of the run (and
+ * its other keys in spare words).
  */
 template <int Threads, int Gather, class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const partition_args& p) {
@@ -471,9 +544,15 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   const int t = static_cast<int>(threadIdx.x), lane = t % 32;
   const int slice = 1 << p.slice_bits;
   const cuda::std::size_t bins = static_cast<cuda::std::size_t>(job.total_bins());
+  // Keys per item: the keys the scatter wrote (fewer than the chunk's samples where samples fell in no bin or in
+  // a direct bucket), two items a block, and no fewer than p.item_keys.
+  block_exclusive_scan<Threads>(p.sizes, s.items, p.buckets, s.warp_sums);
+  const auto share = static_cast<cuda::std::size_t>(gridDim.x) * tuning::partition_items_per_block;
+  const cuda::std::size_t fair = (s.items[p.buckets] + share - 1) / share;
+  const cuda::std::size_t item_keys = fair > p.item_keys ? fair : p.item_keys;
   for (int j = t; j < p.buckets; j += Threads) {
     const cuda::std::size_t keys = p.sizes[j];
-    s.items[j] = keys > p.item_keys ? static_cast<unsigned>((keys + p.item_keys - 1) / p.item_keys) : 1u;
+    s.items[j] = keys > item_keys ? static_cast<unsigned>((keys + item_keys - 1) / item_keys) : 1u;
   }
   block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
   const unsigned items = s.items[p.buckets];

@@ -125,13 +125,15 @@ struct device_limits {
  * The partition path's passes over each chunk of the input: the scatter of every tile's bins into keys (the low
  * slice_bits bits, 16-bit) sorted by bucket (bin >> slice_bits) in the workspace (launched as the launch_plan
  * says: threads, blocks per SM, grid, shared bytes), and the bucket pass (each bucket's keys counted in shared
- * memory, a bucket of more than `item_keys` keys split between blocks by tiles; launched as below).
+ * memory, a bucket of many keys split between blocks by tiles, each part at least `item_keys` keys; launched as
+ * below).
  */
 struct partition_plan {
   int slice_bits = 0;  // each bucket holds 2^slice_bits bins
   int buckets = 0;
+  bool direct = false;  // whether the scatter has a direct bucket's counters (partition_scatter_layout)
   cuda::std::size_t chunk_samples = 0;  // samples per chunk (the workspace holds one chunk's keys)
-  cuda::std::size_t item_keys = 0;
+  cuda::std::size_t item_keys = 0;  // the fewest keys of a split bucket's part (the bucket pass shares more)
   int bins_grid = 0;
   int bins_blocks_per_sm = 0;
   cuda::std::size_t bins_smem = 0;
@@ -465,11 +467,19 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
   return p;
 }
 
-/// The partition path's scatter: a tile's keys staged by bucket (and a spare vector, for samples in no bin), and
-/// per bucket its count (and 32 spare counts) and offset in the tile and its keys in the block's tiles so far.
+/// Words of a bucket's counters in the partition path's passes: one more every 32 (bin i at word i + i / 32), so
+/// bins a multiple of 32 apart do not share a bank.
+ONCHIP_HOST_DEVICE constexpr int padded_words(int slice) { return slice + slice / 32; }
+
+/// The partition path's scatter: a tile's keys staged by bucket (and a spare vector, for samples in no bin), per
+/// bucket its count (and 32 spare counts) and offset in the tile and its keys in the block's tiles so far, and
+/// where `direct`, the counters of the block's direct bucket (one bucket's, padded: the bucket a skewed tile piled
+/// into, whose later samples the block counts in place of partitioning them).
 struct partition_scatter_layout {
   int buckets;
   int tile;
+  int slice_bits;
+  bool direct;
   struct spans {
     cuda::std::uint16_t* staged;
     unsigned* count;
@@ -477,6 +487,7 @@ struct partition_scatter_layout {
     unsigned* total;
     unsigned* warp_sums;
     unsigned* skewed;  // skewed_mark of the last tile with a bucket holding over an eighth of it
+    unsigned* direct;  // the direct bucket's counters
   };
   ONCHIP_HOST_DEVICE spans operator()(carver& c) const {
     const auto k = static_cast<cuda::std::size_t>(buckets) + 1;
@@ -487,13 +498,12 @@ struct partition_scatter_layout {
     s.total = c.take<unsigned>(k).data();
     s.warp_sums = c.take<unsigned>(32).data();
     s.skewed = c.take<unsigned>(1).data();
+    if (direct) {
+      s.direct = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits))).data();
+    }
     return s;
   }
 };
-
-/// Words of a bucket's counters in the partition path's bucket pass: one more every 32 (bin i at word
-/// i + i / 32), so bins a multiple of 32 apart do not share a bank.
-ONCHIP_HOST_DEVICE constexpr int padded_words(int slice) { return slice + slice / 32; }
 
 /// The partition path's bucket pass: 8 x 32 spare words (per key of a vector and lane: they take the gathered
 /// keys outside a run), one bucket's 32-bit counters, and per bucket its first item.
@@ -555,7 +565,11 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
     if (buckets > tuning::partition_max_buckets) { return {}; }  // narrower buckets only make more of them
     const int k = static_cast<int>(buckets);
     const cuda::std::size_t bins_smem = smem_bytes(partition_bins_layout{s, k});
-    const cuda::std::size_t scatter_smem = smem_bytes(partition_scatter_layout{k, tile});
+    // The scatter with a direct bucket's counters where they fit beside the rest, else without.
+    const bool direct =
+        blocks_fitting(d, tuning::partition_scatter_threads, smem_bytes(partition_scatter_layout{k, tile, s, true}),
+                       tuning::partition_scatter_blocks) > 0;
+    const cuda::std::size_t scatter_smem = smem_bytes(partition_scatter_layout{k, tile, s, direct});
     const int bins_blocks = blocks_fitting(d, tuning::partition_bins_threads, bins_smem, 1);
     const int scatter_blocks =
         blocks_fitting(d, tuning::partition_scatter_threads, scatter_smem, tuning::partition_scatter_blocks);
@@ -569,6 +583,7 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
     partition_plan& q = p.partition;
     q.slice_bits = s;
     q.buckets = k;
+    q.direct = direct;
     q.chunk_samples = c.row_samples < most * tile ? c.row_samples : most * tile;
     q.bins_blocks_per_sm = bins_blocks;
     q.bins_smem = bins_smem;
@@ -576,9 +591,7 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
     const cuda::std::size_t tiles = partition_tiles(q.chunk_samples);
     const auto resident = static_cast<cuda::std::size_t>(d.sms) * scatter_blocks;
     p.grid = static_cast<int>(tiles < resident ? (tiles > 0 ? tiles : 1) : resident);
-    const auto share = static_cast<cuda::std::size_t>(q.bins_grid) * tuning::partition_items_per_block;
-    const cuda::std::size_t fair = (q.chunk_samples + share - 1) / share;
-    q.item_keys = fair > tuning::partition_min_item_keys ? fair : tuning::partition_min_item_keys;
+    q.item_keys = tuning::partition_min_item_keys;
     q.workspace_bytes = partition_workspace_bytes(k, tiles);
     p.path = histogram_path::partition;
     p.threads = tuning::partition_scatter_threads;

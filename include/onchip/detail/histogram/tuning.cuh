@@ -213,8 +213,9 @@ inline constexpr int partition_scatter_items = 8;
 /// in 64 registers).
 inline constexpr int partition_bins_threads = 1024;
 inline constexpr int partition_bins_gather = 2;
-/// A bucket holding more keys than the chunk's share of this many items per block is split between blocks (so
-/// skewed keys spread over the GPU); a bucket counted by one block is added into the output without atomics.
+/// A bucket holding more keys than a fair share of the chunk's keys written by the scatter, this many items per
+/// block, is split between blocks (so skewed keys spread over the GPU), in parts of no fewer keys than the least
+/// below; a bucket counted by one block is added into the output without atomics.
 inline constexpr int partition_items_per_block = 2;
 inline constexpr cuda::std::size_t partition_min_item_keys = cuda::std::size_t{1} << 16;
 /// The workspace never exceeds this (inputs with more samples than it holds keys run in chunks): the keys of 2^27
