@@ -181,7 +181,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void rank_scatter_tile(unsigned* count, const p
     const bool counted = Mode != scatter_rank::plain && bucket == direct;
     if (counted) {
       const unsigned key = bin[k] & mask;
-      asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(counters + (key + (key >> 5)) * 4u) : "memory");
+      shared_red(padded_counter(counters, key), 1u);
     }
     unsigned r = 0;
     if constexpr (Mode == scatter_rank::aggregate) {
@@ -244,7 +244,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_scatter_tile(const partition_scatter
     const unsigned bucket = bin[k] < direct_counted ? bin[k] >> p.slice_bits : p.buckets;
     const unsigned key = bin[k] & mask;
     if (Drop && bucket == drop) {
-      asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(counters + (key + (key >> 5)) * 4u) : "memory");
+      shared_red(padded_counter(counters, key), 1u);
     }
     const bool placed = bin[k] < direct_counted && (!Drop || bucket != drop);
     const unsigned at = s.offset[bucket] - (Drop && bucket > drop ? dropped : 0u) + r;
@@ -300,7 +300,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
   }
   if (t == 0) { *s.skewed = 0; }
   __syncthreads();
-  const auto counters = static_cast<unsigned>(__cvta_generic_to_shared(s.direct));
+  const auto counters = p.direct ? static_cast<unsigned>(__cvta_generic_to_shared(s.direct)) : 0u;
   constexpr unsigned none = 0xffffffffu;
   bool skewed = false;     // whether the last tile was
   unsigned hot = 0;        // and its hot bucket
@@ -440,9 +440,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_gathered_keys(unsigned counters, uns
 #  pragma unroll
     for (int q = 0; q < 8; ++q) {
       const unsigned k = (words[q / 2] >> (q % 2 * 16)) & 0xffffu;
-      // word key + key / 32: keys a multiple of 32 apart fall on different banks
-      const unsigned word = in_run[u] & (1u << q) ? counters + (k + (k >> 5)) * 4u : spare + q * 128u;
-      asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(word) : "memory");
+      shared_red(in_run[u] & (1u << q) ? padded_counter(counters, k) : spare + q * 128u, 1u);
     }
   }
 }

@@ -471,6 +471,11 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
 /// bins a multiple of 32 apart do not share a bank.
 ONCHIP_HOST_DEVICE constexpr int padded_words(int slice) { return slice + slice / 32; }
 
+/// The shared address of key k's counter among padded counters (padded_words) at shared address `counters`.
+ONCHIP_HOST_DEVICE constexpr unsigned padded_counter(unsigned counters, unsigned k) {
+  return counters + (k + (k >> 5)) * 4u;
+}
+
 /// The partition path's scatter: a tile's keys staged by bucket (and a spare vector, for samples in no bin), per
 /// bucket its count (and 32 spare counts) and offset in the tile and its keys in the block's tiles so far, and
 /// where `direct`, the counters of the block's direct bucket (one bucket's, padded: the bucket a skewed tile piled
