@@ -199,30 +199,93 @@ void require_equal(const std::vector<C>& got, const std::vector<double>& expecte
   REQUIRE(wrong == 0);
 }
 
-/// Runs histogram_even on `host` samples and compares with the reference; returns the ignored count seen.
-template <class C, class S, class L>
-void check_even(const std::vector<S>& host, int bins, L lower, L upper, std::size_t offset_bytes = 0) {
-  device_samples<S> in(host, offset_bytes);
-  device_hist<C> hist(static_cast<std::size_t>(bins));
+/// The reference histogram of `samples` in `bins` even bins over [lower, upper).
+template <class S, class L>
+std::vector<double> even_counts(const std::vector<S>& samples, L lower, L upper, int bins) {
+  std::vector<double> expected(static_cast<std::size_t>(bins), 0.0);
+  for (const S& s : samples) {
+    const int b = reference_even(s, lower, upper, bins);
+    if (b >= 0) { expected[static_cast<std::size_t>(b)] += 1; }
+  }
+  return expected;
+}
+
+/// The reference histogram of `samples` in the bins between consecutive `levels`.
+template <class S, class L>
+std::vector<double> range_counts(const std::vector<S>& samples, const std::vector<L>& levels) {
+  std::vector<double> expected(levels.size() - 1, 0.0);
+  for (const S& s : samples) {
+    const int b = reference_range(s, levels);
+    if (b >= 0) { expected[static_cast<std::size_t>(b)] += 1; }
+  }
+  return expected;
+}
+
+/// Whether a call with `path` forced was refused because that path cannot serve it (the library's message says so).
+inline bool refused(cudaError_t e, onchip::detail::histogram_path path) {
+  const std::string why = onchip::last_error_message();
+  return path != onchip::detail::histogram_path::automatic && e == cudaErrorInvalidValue &&
+         (why.find("cannot serve") != std::string::npos || why.find("serves the path") != std::string::npos);
+}
+
+/**
+ * Runs `call(hist, options)` with `path` forced (automatic: the plan's choice) into a poisoned output of
+ * expected.size() counters, and compares the output and the count of the `samples` in no bin with the reference;
+ * a forced path must report itself as the path that ran. Returns false, checking nothing, where the forced path
+ * refused the call.
+ */
+template <class C, class Call>
+bool check_call(const std::vector<double>& expected, std::size_t samples, onchip::detail::histogram_path path,
+                Call&& call) {
+  INFO("path " << onchip::detail::path_name(path));
+  device_hist<C> hist(expected.size());
   onchip_test::device_buffer<unsigned long long> ignored(1);
   ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
+  const onchip::detail::histogram_path_override force(path);
   onchip::histogram_options options;
   options.ignored = ignored.data();
-  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, host.size(), hist.buffer.data(), bins, lower, upper, nullptr, options));
-  std::vector<double> expected(bins, 0.0);
-  unsigned long long expected_ignored = 0;
-  for (const S& s : host) {
-    const int b = reference_even(s, lower, upper, bins);
-    if (b >= 0) {
-      expected[b] += 1;
-    } else {
-      ++expected_ignored;
-    }
-  }
+  const char* ran = nullptr;
+  options.path = &ran;
+  const cudaError_t e = call(hist.buffer.data(), options);
+  if (refused(e, path)) { return false; }
+  INFO(onchip::last_error_message());
+  ONCHIP_CUDA_REQUIRE(e);
   require_equal(hist.get(), expected);
+  double in_bins = 0;
+  for (double x : expected) { in_bins += x; }
   unsigned long long got_ignored = 0;
   ONCHIP_CUDA_REQUIRE(cudaMemcpy(&got_ignored, ignored.data(), sizeof got_ignored, cudaMemcpyDeviceToHost));
-  REQUIRE(got_ignored == expected_ignored);
+  REQUIRE(static_cast<double>(got_ignored) == static_cast<double>(samples) - in_bins);
+  if (path != onchip::detail::histogram_path::automatic) {
+    REQUIRE(ran != nullptr);
+    CHECK(std::string(ran) == onchip::detail::path_name(path));
+  }
+  return true;
+}
+
+/// histogram_even of `host` (`offset_bytes` past a 256-byte boundary) against the reference, on `path` (see
+/// check_call); returns whether it ran.
+template <class C, class S, class L>
+bool check_even(const std::vector<S>& host, int bins, L lower, L upper, std::size_t offset_bytes = 0,
+                onchip::detail::histogram_path path = onchip::detail::histogram_path::automatic) {
+  device_samples<S> in(host, offset_bytes);
+  return check_call<C>(even_counts(host, lower, upper, bins), host.size(), path, [&](C* hist, const onchip::histogram_options& options) {
+    return onchip::histogram_even(in.data, host.size(), hist, bins, lower, upper, nullptr, options);
+  });
+}
+
+/// histogram_range of `host` (`offset_bytes` past a 256-byte boundary) over `levels` against the reference, on
+/// `path` (see check_call); returns whether it ran.
+template <class C, class S, class L>
+bool check_range(const std::vector<S>& host, const std::vector<L>& levels, std::size_t offset_bytes = 0,
+                 onchip::detail::histogram_path path = onchip::detail::histogram_path::automatic) {
+  device_samples<S> in(host, offset_bytes);
+  onchip_test::device_buffer<L> d_levels(levels.size());
+  ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(L), cudaMemcpyHostToDevice));
+  return check_call<C>(range_counts(host, levels), host.size(), path, [&](C* hist, const onchip::histogram_options& options) {
+    return onchip::histogram_range(in.data, host.size(), hist, d_levels.data(), static_cast<int>(levels.size()),
+                                   nullptr, options);
+  });
 }
 
 /// Bounds for a sample type: int levels (or long long for wide integers), float or double levels otherwise.

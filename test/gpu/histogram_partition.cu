@@ -62,16 +62,6 @@ std::vector<S> late_skew(std::size_t n, double lo, double hi, unsigned seed) {
   });
 }
 
-template <class S, class L>
-std::vector<double> reference(const std::vector<S>& samples, L lo, L hi, int bins) {
-  std::vector<double> expected(static_cast<std::size_t>(bins), 0.0);
-  for (const S& s : samples) {
-    const int b = hist_test::reference_even(s, lo, hi, bins);
-    if (b >= 0) { expected[static_cast<std::size_t>(b)] += 1; }
-  }
-  return expected;
-}
-
 /**
  * histogram_even of `host` (misaligned by one sample) into a poisoned output of `C` counters, with `path` forced,
  * against the reference; the ignored count, and the path the call reports, too. Then accumulating: twice.
@@ -90,7 +80,7 @@ void check_even(const std::vector<S>& host, int bins, L lo, L hi, histogram_path
   const char* ran = nullptr;
   options.path = &ran;
   ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, host.size(), hist.buffer.data(), bins, lo, hi, nullptr, options));
-  std::vector<double> expected = reference(host, lo, hi, bins);
+  std::vector<double> expected = hist_test::even_counts(host, lo, hi, bins);
   hist_test::require_equal(hist.get(), expected);
   double in_bins = 0;
   for (double e : expected) { in_bins += e; }
@@ -183,7 +173,7 @@ ONCHIP_GPU_TEST_CASE("the partition path in chunks, in a caller's workspace, and
   options.workspace = workspace.data() + 2;
   options.workspace_bytes = bytes;
   ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), 1 << 22, 0.0f, 1.0f, nullptr, options));
-  hist_test::require_equal(hist.get(), reference(samples, 0.0f, 1.0f, 1 << 22));
+  hist_test::require_equal(hist.get(), hist_test::even_counts(samples, 0.0f, 1.0f, 1 << 22));
   options.workspace_bytes = bytes - 1;
   CHECK(onchip::histogram_even(in.data, n, hist.buffer.data(), 1 << 22, 0.0f, 1.0f, nullptr, options) ==
         cudaErrorInvalidValue);
@@ -227,8 +217,8 @@ ONCHIP_GPU_TEST_CASE("the partition path's own workspace: kept between calls, gi
     for (auto& st : streams) { ONCHIP_CUDA_REQUIRE(cudaStreamSynchronize(st)); }
     CHECK(std::string(ran[0]) == "partition");
     CHECK(std::string(ran[1]) == "partition");
-    hist_test::require_equal(hist_a.get(), reference(a, 0.0f, 1.0f, bins));
-    hist_test::require_equal(hist_b.get(), reference(b, 0.0f, 1.0f, bins));
+    hist_test::require_equal(hist_a.get(), hist_test::even_counts(a, 0.0f, 1.0f, bins));
+    hist_test::require_equal(hist_b.get(), hist_test::even_counts(b, 0.0f, 1.0f, bins));
     if (pools != 0) { CHECK(reserved() >= bytes); }  // kept after the synchronization
   }
   for (auto& st : streams) { ONCHIP_CUDA_REQUIRE(cudaStreamDestroy(st)); }
@@ -242,7 +232,7 @@ ONCHIP_GPU_TEST_CASE("the partition path's own workspace: kept between calls, gi
   if (!hist_test::under_sanitizer()) { CHECK(free_after >= free_before + held); }
   ONCHIP_CUDA_REQUIRE(onchip::histogram_release_workspace());  // nothing left to give: still a success
   ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in_a.data, n, hist_a.buffer.data(), bins, 0.0f, 1.0f));
-  hist_test::require_equal(hist_a.get(), reference(a, 0.0f, 1.0f, bins));
+  hist_test::require_equal(hist_a.get(), hist_test::even_counts(a, 0.0f, 1.0f, bins));
   if (pools != 0) { CHECK(reserved() >= bytes); }
 }
 

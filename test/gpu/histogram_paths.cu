@@ -18,16 +18,6 @@ using onchip::detail::histogram_path;
 
 namespace {
 
-template <class S>
-std::vector<double> reference_counts(const std::vector<S>& samples, int lo, int hi, int bins) {
-  std::vector<double> expected(bins, 0.0);
-  for (const S& s : samples) {
-    const int b = hist_test::reference_even(s, lo, hi, bins);
-    if (b >= 0) { expected[b] += 1; }
-  }
-  return expected;
-}
-
 // histogram_even of `n` samples at `in` into a poisoned output against `expected`, then again accumulating into
 // it (twice `expected`).
 template <class S, class L>
@@ -42,34 +32,19 @@ void check_then_accumulate(const S* in, std::size_t n, int bins, L lo, L hi, std
   hist_test::require_equal(hist.get(), expected);
 }
 
-// Every path in `paths`, forced, against `expected`: the bins `run(hist, options)` fills, and the count of the
-// `samples` that fell in no bin.
+// Every path in `paths`, forced, against `expected` (each must serve the call and report itself as the path that
+// ran): the bins `run(hist, options)` fills, and the count of the `samples` that fell in no bin.
 template <class Run>
 void check_forced(std::initializer_list<histogram_path> paths, const std::vector<double>& expected,
                   std::size_t samples, Run&& run) {
-  double in_bins = 0;
-  for (double e : expected) { in_bins += e; }
-  onchip_test::device_buffer<unsigned long long> ignored(1);
-  for (histogram_path path : paths) {
-    INFO("path " << onchip::detail::path_name(path));
-    const onchip::detail::histogram_path_override force(path);
-    hist_test::device_hist<unsigned> hist(expected.size());
-    ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
-    onchip::histogram_options options;
-    options.ignored = ignored.data();
-    ONCHIP_CUDA_REQUIRE(run(hist.buffer.data(), options));
-    hist_test::require_equal(hist.get(), expected);
-    unsigned long long missed = 0;
-    ONCHIP_CUDA_REQUIRE(cudaMemcpy(&missed, ignored.data(), sizeof missed, cudaMemcpyDeviceToHost));
-    CHECK(static_cast<double>(missed) == static_cast<double>(samples) - in_bins);
-  }
+  for (histogram_path path : paths) { CHECK(hist_test::check_call<unsigned>(expected, samples, path, run)); }
 }
 
 // histogram_even of `host` (misaligned by one sample) on every path in `paths`, forced, against the reference.
 template <class S>
 void check_paths(const std::vector<S>& host, int bins, int lo, int hi, std::initializer_list<histogram_path> paths) {
   hist_test::device_samples<S> in(host, sizeof(S));
-  check_forced(paths, reference_counts(host, lo, hi, bins), host.size(),
+  check_forced(paths, hist_test::even_counts(host, lo, hi, bins), host.size(),
                [&](unsigned* hist, const onchip::histogram_options& options) {
                  return onchip::histogram_even(in.data, host.size(), hist, bins, lo, hi, nullptr, options);
                });
@@ -86,13 +61,8 @@ void check_range_paths(const std::vector<S>& host, const std::vector<L>& levels,
   hist_test::device_samples<S> in(host, sizeof(S));
   onchip_test::device_buffer<L> d_levels(levels.size());
   ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(L), cudaMemcpyHostToDevice));
-  std::vector<double> expected(levels.size() - 1, 0.0);
-  for (const S& x : host) {
-    const int b = hist_test::reference_range(x, levels);
-    if (b >= 0) { expected[b] += 1; }
-  }
   INFO(levels.size() << " levels");
-  check_forced(paths, expected, host.size(), [&](unsigned* hist, const onchip::histogram_options& options) {
+  check_forced(paths, hist_test::range_counts(host, levels), host.size(), [&](unsigned* hist, const onchip::histogram_options& options) {
                  return onchip::histogram_range(in.data, host.size(), hist, d_levels.data(),
                                                 static_cast<int>(levels.size()), nullptr, options);
                });
@@ -428,11 +398,7 @@ ONCHIP_GPU_TEST_CASE("the carry grid into 64-bit and float counters, accumulatin
   hist_test::device_samples<std::uint16_t> in(host, 0);
   onchip_test::device_buffer<int> d_levels(levels.size());
   ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(int), cudaMemcpyHostToDevice));
-  std::vector<double> expected(levels.size() - 1, 0.0);
-  for (std::uint16_t x : host) {
-    const int b = hist_test::reference_range(x, levels);
-    if (b >= 0) { expected[b] += 1; }
-  }
+  const std::vector<double> expected = hist_test::range_counts(host, levels);
   const int count = static_cast<int>(levels.size());
   const char* path = nullptr;
   onchip::histogram_options options;
@@ -505,7 +471,7 @@ ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, R
     onchip::histogram_options options;
     options.ignored = ignored.data();
     ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), 200, 20, 220, nullptr, options));
-    hist_test::require_equal(hist.get(), reference_counts(host, 20, 220, 200));
+    hist_test::require_equal(hist.get(), hist_test::even_counts(host, 20, 220, 200));
     unsigned long long missed = 0;
     ONCHIP_CUDA_REQUIRE(cudaMemcpy(&missed, ignored.data(), sizeof missed, cudaMemcpyDeviceToHost));
     std::size_t outside = 0;
@@ -513,7 +479,7 @@ ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, R
     CHECK(missed == outside);
     options.accumulate = true;  // a second call adds every piece again
     ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), 200, 20, 220, nullptr, options));
-    auto twice = reference_counts(host, 20, 220, 200);
+    auto twice = hist_test::even_counts(host, 20, 220, 200);
     for (double& e : twice) { e *= 2; }
     hist_test::require_equal(hist.get(), twice);
     // RGBA, three active channels: pieces end on whole 16-byte vectors of whole pixels.
@@ -601,11 +567,7 @@ ONCHIP_GPU_TEST_CASE("the cached device limits are the device's, and planned blo
 ONCHIP_GPU_TEST_CASE("calls from eight host threads at once, each on its own stream") {
   const auto host = hist_test::make_samples<float>(hist_test::sized(1 << 20), 0.0, 1.0, distribution::uniform, 21);
   hist_test::device_samples<float> in(host, 0);
-  std::vector<double> expected(1000, 0.0);
-  for (float x : host) {
-    const int b = hist_test::reference_even(x, 0.0f, 1.0f, 1000);
-    if (b >= 0) { expected[b] += 1; }
-  }
+  const std::vector<double> expected = hist_test::even_counts(host, 0.0f, 1.0f, 1000);
   std::vector<hist_test::device_hist<unsigned>> hists;
   for (int t = 0; t < 8; ++t) { hists.emplace_back(1000); }
   std::vector<cudaError_t> results(8, cudaErrorUnknown);
@@ -636,12 +598,7 @@ ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accu
     hist_test::device_samples<float> in(host, 4);
     for (int bins : {1, 300, 100000}) {  // 100000 bins: 400 KB of output, more than a block zeroes
       INFO("bins " << bins);
-      std::vector<double> expected(bins, 0.0);
-      for (float x : host) {
-        const int b = hist_test::reference_even(x, 0.0f, 1.0f, bins);
-        if (b >= 0) { expected[b] += 1; }
-      }
-      check_then_accumulate(in.data, n, bins, 0.0f, 1.0f, expected);
+      check_then_accumulate(in.data, n, bins, 0.0f, 1.0f, hist_test::even_counts(host, 0.0f, 1.0f, bins));
     }
   }
   // Bytes: one block of the byte kernel per 16 KiB, so 16411 bytes take two blocks and a memset.
@@ -652,7 +609,7 @@ ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accu
     hist_test::device_samples<std::uint8_t> in(host, 3);
     for (int bins : {256, 100000}) {
       INFO("bins " << bins);
-      check_then_accumulate(in.data, n, bins, 0, 256, reference_counts(host, 0, 256, bins));
+      check_then_accumulate(in.data, n, bins, 0, 256, hist_test::even_counts(host, 0, 256, bins));
     }
   }
 }
@@ -666,11 +623,7 @@ ONCHIP_GPU_TEST_CASE("small inputs on several blocks: a memset zeroes the output
     hist_test::device_samples<float> in(host, 4);
     for (int bins : {1, 300, 16384}) {
       INFO("bins " << bins);
-      std::vector<double> expected(bins, 0.0);
-      for (float x : host) {
-        const int b = hist_test::reference_even(x, 0.0f, 1.0f, bins);
-        if (b >= 0) { expected[b] += 1; }
-      }
+      const std::vector<double> expected = hist_test::even_counts(host, 0.0f, 1.0f, bins);
       check_forced({P::automatic, P::shared_replicas, P::global_atomics}, expected, n,
                    [&](unsigned* hist, const onchip::histogram_options& options) {
                      return onchip::histogram_even(in.data, n, hist, bins, 0.0f, 1.0f, nullptr, options);
@@ -718,9 +671,9 @@ ONCHIP_GPU_TEST_CASE("small inputs on one and on several blocks, captured in a g
     ONCHIP_CUDA_REQUIRE(cudaMemsetAsync(one_block.buffer.data(), 0x5a, one_block.buffer.bytes(), stream));
     ONCHIP_CUDA_REQUIRE(cudaGraphLaunch(exec, stream));
     ONCHIP_CUDA_REQUIRE(cudaStreamSynchronize(stream));
-    hist_test::require_equal(f32_hist.get(), reference_counts(host, 0, 1, 1000));
-    hist_test::require_equal(u8_hist.get(), reference_counts(bytes, 0, 256, 256));
-    hist_test::require_equal(one_block.get(), reference_counts(first, 0, 1, 1000));
+    hist_test::require_equal(f32_hist.get(), hist_test::even_counts(host, 0, 1, 1000));
+    hist_test::require_equal(u8_hist.get(), hist_test::even_counts(bytes, 0, 256, 256));
+    hist_test::require_equal(one_block.get(), hist_test::even_counts(first, 0, 1, 1000));
   }
   ONCHIP_CUDA_REQUIRE(cudaGraphExecDestroy(exec));
   ONCHIP_CUDA_REQUIRE(cudaGraphDestroy(graph));
