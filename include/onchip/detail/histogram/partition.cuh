@@ -447,34 +447,44 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_gathered_keys(unsigned counters, uns
 
 /// One warp's share of an item, tiles [warp_first, warp_end) of bucket `row / tiles`'s row of the table: 32 tiles
 /// a round, the next round's bounds read while this one's keys are counted, and two batches of Gather vectors per
-/// lane in flight (the next batch's loads issued before this one's keys are counted).
+/// lane in flight (the next batch's loads issued before this one's keys are counted), also across rounds: a round's
+/// last batch is counted after the next round's first one is fetched, so short runs (few batches a round) keep
+/// loads in flight too.
 template <int Gather>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, unsigned row, unsigned warp_first,
                                                        unsigned warp_end, int lane, unsigned counters,
                                                        unsigned spare) {
+  if (warp_first >= warp_end) { return; }
   const auto* vectors = reinterpret_cast<const uint4*>(p.keys);
   auto bounds = [&](unsigned x0) {  // lane l's run's bounds in tile x0 + l (both table entries in one word)
     const unsigned x = x0 + lane;
     return x < warp_end ? p.starts[row + x] | static_cast<unsigned>(p.starts[row + p.tiles + x]) << 16 : 0u;
   };
-  unsigned next = bounds(warp_first);
-  for (unsigned x0 = warp_first; x0 < warp_end; x0 += 32) {
-    const unsigned run_bounds = next;
-    next = bounds(x0 + 32);  // read while this round's keys are counted
-    key_round<Gather> round(x0, run_bounds, lane);
-    unsigned in_run[Gather];
-    uint4 keys[Gather];
-    round.fetch(vectors, 0, lane, in_run, keys);
-    for (unsigned g0 = 0; g0 < round.total; g0 += 32 * Gather) {  // warp-uniform: every lane shuffles
-      unsigned next_in_run[Gather] = {};
-      uint4 next_keys[Gather];
-      if (g0 + 32 * Gather < round.total) { round.fetch(vectors, g0 + 32 * Gather, lane, next_in_run, next_keys); }
-      count_gathered_keys<Gather>(counters, spare, in_run, keys);
+  unsigned x0 = warp_first, g0 = 0;
+  key_round<Gather> round(x0, bounds(x0), lane);
+  unsigned next = bounds(x0 + 32);  // read while this round's keys are counted
+  unsigned in_run[Gather];
+  uint4 keys[Gather];
+  round.fetch(vectors, 0, lane, in_run, keys);
+  for (;;) {  // warp-uniform: every lane shuffles
+    unsigned next_in_run[Gather] = {};
+    uint4 next_keys[Gather];
+    const bool same_round = g0 + 32 * Gather < round.total, more = same_round || x0 + 32 < warp_end;
+    if (same_round) {
+      g0 += 32 * Gather;
+    } else if (more) {
+      x0 += 32;
+      g0 = 0;
+      round = key_round<Gather>(x0, next, lane);
+      next = bounds(x0 + 32);
+    }
+    if (more) { round.fetch(vectors, g0, lane, next_in_run, next_keys); }
+    count_gathered_keys<Gather>(counters, spare, in_run, keys);
+    if (!more) { return; }
 #  pragma unroll
-      for (int u = 0; u < Gather; ++u) {
-        in_run[u] = next_in_run[u];
-        keys[u] = next_keys[u];
-      }
+    for (int u = 0; u < Gather; ++u) {
+      in_run[u] = next_in_run[u];
+      keys[u] = next_keys[u];
     }
   }
 }
