@@ -445,81 +445,48 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_gathered_keys(unsigned counters, uns
   }
 }
 
-/// The batches of one warp's share of an item, tiles [warp_first, warp_end) of bucket `row / tiles`'s row of the
-/// table, 32 tiles a round (the next round's bounds read while this one's keys are counted), Gather vectors per
-/// lane a batch, in order across rounds.
-template <int Gather>
-struct warp_batches {
-  const cuda::std::uint16_t* starts;
-  const uint4* vectors;
-  unsigned tiles, row, warp_end, g0 = 0, next = 0;
-  int lane;
-  key_round<Gather> round;
-
-  /// Issues the first batch's loads.
-  ONCHIP_DEVICE ONCHIP_FORCEINLINE warp_batches(const partition_args& p, unsigned bucket_row, unsigned warp_first,
-                                                unsigned end, int l, unsigned (&in_run)[Gather],
-                                                uint4 (&keys)[Gather])
-      : starts(p.starts), vectors(reinterpret_cast<const uint4*>(p.keys)), tiles(p.tiles), row(bucket_row),
-        warp_end(end), lane(l), round(warp_first, bounds(warp_first), l) {
-    next = bounds(warp_first + 32);
-    round.fetch(vectors, 0, lane, in_run, keys);
-  }
-
-  /// Lane l's run's bounds in tile x + l (both table entries in one word; none past the warp's tiles).
-  ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned bounds(unsigned x) const {
-    x += lane;
-    return x < warp_end ? starts[row + x] | static_cast<unsigned>(starts[row + tiles + x]) << 16 : 0u;
-  }
-
-  /// Issues the next batch's loads (warp-uniform); false, with no key in the run, past the warp's last batch.
-  ONCHIP_DEVICE ONCHIP_FORCEINLINE bool fetch(unsigned (&in_run)[Gather], uint4 (&keys)[Gather]) {
-    if (g0 + 32 * Gather < round.total) {
-      g0 += 32 * Gather;
-    } else if (round.x0 + 32 < warp_end) {
-      g0 = 0;
-      round = key_round<Gather>(round.x0 + 32, next, lane);
-      next = bounds(round.x0 + 32);
-    } else {
-#  pragma unroll
-      for (int u = 0; u < Gather; ++u) { in_run[u] = 0u; }
-      return false;
-    }
-    round.fetch(vectors, g0, lane, in_run, keys);
-    return true;
-  }
-};
-
-/// One warp's share of an item, tiles [warp_first, warp_end) of bucket `row / tiles`'s row: three batches of
-/// Gather vectors per lane in turn, two in flight while the third's keys are counted (also across rounds, so
-/// short runs, a batch or two a round, keep loads in flight too).
+/// One warp's share of an item, tiles [warp_first, warp_end) of bucket `row / tiles`'s row of the table: 32 tiles
+/// a round, the next round's bounds read while this one's keys are counted, and two batches of Gather vectors per
+/// lane in flight (the next batch's loads issued before this one's keys are counted), also across rounds: a round's
+/// last batch is counted after the next round's first one is fetched, so short runs (few batches a round) keep
+/// loads in flight too.
 template <int Gather>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, unsigned row, unsigned warp_first,
                                                        unsigned warp_end, int lane, unsigned counters,
                                                        unsigned spare) {
   if (warp_first >= warp_end) { return; }
-  unsigned in_a[Gather], in_b[Gather], in_c[Gather];
-  uint4 keys_a[Gather], keys_b[Gather], keys_c[Gather];
-  warp_batches<Gather> batches(p, row, warp_first, warp_end, lane, in_a, keys_a);
-  batches.fetch(in_b, keys_b);
+  const auto* vectors = reinterpret_cast<const uint4*>(p.keys);
+  auto bounds = [&](unsigned x0) {  // lane l's run's bounds in tile x0 + l (both table entries in one word)
+    const unsigned x = x0 + lane;
+    return x < warp_end ? p.starts[row + x] | static_cast<unsigned>(p.starts[row + p.tiles + x]) << 16 : 0u;
+  };
+  unsigned x0 = warp_first, g0 = 0;
+  key_round<Gather> round(x0, bounds(x0), lane);
+  unsigned next = bounds(x0 + 32);  // read while this round's keys are counted
+  unsigned in_run[Gather];
+  uint4 keys[Gather];
+  round.fetch(vectors, 0, lane, in_run, keys);
   for (;;) {  // warp-uniform: every lane shuffles
-    bool more = batches.fetch(in_c, keys_c);
-    count_gathered_keys<Gather>(counters, spare, in_a, keys_a);
-    if (!more) { break; }
-    more = batches.fetch(in_a, keys_a);
-    count_gathered_keys<Gather>(counters, spare, in_b, keys_b);
-    if (!more) {
-      count_gathered_keys<Gather>(counters, spare, in_c, keys_c);
-      return;
+    unsigned next_in_run[Gather] = {};
+    uint4 next_keys[Gather];
+    const bool same_round = g0 + 32 * Gather < round.total, more = same_round || x0 + 32 < warp_end;
+    if (same_round) {
+      g0 += 32 * Gather;
+    } else if (more) {
+      x0 += 32;
+      g0 = 0;
+      round = key_round<Gather>(x0, next, lane);
+      next = bounds(x0 + 32);
     }
-    more = batches.fetch(in_b, keys_b);
-    count_gathered_keys<Gather>(counters, spare, in_c, keys_c);
-    if (!more) {
-      count_gathered_keys<Gather>(counters, spare, in_a, keys_a);
-      return;
+    if (more) { round.fetch(vectors, g0, lane, next_in_run, next_keys); }
+    count_gathered_keys<Gather>(counters, spare, in_run, keys);
+    if (!more) { return; }
+#  pragma unroll
+    for (int u = 0; u < Gather; ++u) {
+      in_run[u] = next_in_run[u];
+      keys[u] = next_keys[u];
     }
   }
-  count_gathered_keys<Gather>(counters, spare, in_b, keys_b);
 }
 
 /// Adds a bucket's counters (padded, `limit` bins from out) into the output, Flush per thread at a time so their
@@ -537,7 +504,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void flush_bucket(const unsigned* counters, Cou
       c[f] = i < limit ? counters[i + (i >> 5)] : 0u;
     }
     if (parts == 1) {
-      Counter sum[Flush] = {};
+      Counter sum[Flush];
 #  pragma unroll
       for (int f = 0; f < Flush; ++f) {
         if (c[f] != 0) { sum[f] = out[i0 + f * Threads] + static_cast<Counter>(c[f]); }
