@@ -230,10 +230,11 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void publish_scatter_tile(const partition_scatt
 
 /// Stages a tile's keys (the low bits of each bin) in bucket order (Drop: less the `dropped` keys of bucket
 /// `drop`, which are counted in the direct counters instead, `counters` being their shared address); samples in no
-/// bin or counted directly write a spare slot past the tile, so no branch.
+/// bin or counted directly write the thread's spare slot past the tile (`spare`): a select, no branch, and no two
+/// threads store to one slot.
 template <bool Drop, int Items>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_scatter_tile(const partition_scatter_layout::spans& s,
-                                                         const partition_args& p, int tile, unsigned drop,
+                                                         const partition_args& p, int spare, unsigned drop,
                                                          unsigned dropped, unsigned counters,
                                                          const unsigned (&bin)[Items],
                                                          const unsigned (&rank)[Items / 2]) {
@@ -248,7 +249,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_scatter_tile(const partition_scatter
     }
     const bool placed = bin[k] < direct_counted && (!Drop || bucket != drop);
     const unsigned at = s.offset[bucket] - (Drop && bucket > drop ? dropped : 0u) + r;
-    s.staged[placed ? at : tile] = static_cast<cuda::std::uint16_t>(key);
+    s.staged[placed ? at : spare] = static_cast<cuda::std::uint16_t>(key);
   }
 }
 
@@ -286,7 +287,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
   constexpr int tile = Threads * Items;
   static_assert(tile < 65536, "a tile's ranks and the table's offsets must fit 16 bits");
   static_assert(Items % 8 == 0, "a tile's keys are written as 16-byte vectors of 8 keys");
-  const auto s = onchip::carve(partition_scatter_layout{p.buckets, tile, p.slice_bits, p.direct});
+  const auto s = onchip::carve(partition_scatter_layout{p.buckets, tile, p.slice_bits, p.direct, Threads});
   const int t = block_rank(), lane = t % 32;
   const cuda::std::size_t n = job.row_samples;
   const unsigned bins = static_cast<unsigned>(job.total_bins());
@@ -343,10 +344,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     if (drop != none) {
       dropped = s.offset[drop + 1] - s.offset[drop];
       publish_scatter_tile<Threads>(s, p, x, t, drop, dropped);
-      stage_scatter_tile<true>(s, p, tile, drop, dropped, counters, bin, rank);
+      stage_scatter_tile<true>(s, p, tile + t, drop, dropped, counters, bin, rank);
     } else {
       publish_scatter_tile<Threads>(s, p, x, t, none, 0u);
-      stage_scatter_tile<false>(s, p, tile, none, 0u, counters, bin, rank);
+      stage_scatter_tile<false>(s, p, tile + t, none, 0u, counters, bin, rank);
     }
     __syncthreads();
     // The tile's keys, the last vector's tail unused.

@@ -476,15 +476,16 @@ ONCHIP_HOST_DEVICE constexpr unsigned padded_counter(unsigned counters, unsigned
   return counters + (k + (k >> 5)) * 4u;
 }
 
-/// The partition path's scatter: a tile's keys staged by bucket (and a spare vector, for samples in no bin), per
-/// bucket its count (and 32 spare counts) and offset in the tile and its keys in the block's tiles so far, and
-/// where `direct`, the counters of the block's direct bucket (one bucket's, padded: the bucket a skewed tile piled
-/// into, whose later samples the block counts in place of partitioning them).
+/// The partition path's scatter: a tile's keys staged by bucket (and a spare slot per thread, for its samples in
+/// no bin or counted directly), per bucket its count (and 32 spare counts) and offset in the tile and its keys in
+/// the block's tiles so far, and where `direct`, the counters of the block's direct bucket (one bucket's, padded:
+/// the bucket a skewed tile piled into, whose later samples the block counts in place of partitioning them).
 struct partition_scatter_layout {
   int buckets;
   int tile;
   int slice_bits;
   bool direct;
+  int threads = tuning::partition_scatter_threads;
   struct spans {
     cuda::std::uint16_t* staged;
     unsigned* count;
@@ -497,7 +498,7 @@ struct partition_scatter_layout {
   ONCHIP_HOST_DEVICE spans operator()(carver& c) const {
     const auto k = static_cast<cuda::std::size_t>(buckets) + 1;
     spans s{};
-    s.staged = c.take_aligned<16, cuda::std::uint16_t>(static_cast<cuda::std::size_t>(tile) + 8).data();
+    s.staged = c.take_aligned<16, cuda::std::uint16_t>(static_cast<cuda::std::size_t>(tile + threads)).data();
     s.count = c.take<unsigned>(k + 31).data();
     s.offset = c.take<unsigned>(k).data();
     s.total = c.take<unsigned>(k).data();
