@@ -448,9 +448,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_gathered_keys(unsigned counters, uns
 
 /// One warp's share of an item, tiles [warp_first, warp_end) of bucket `row / tiles`'s row of the table: 32 tiles
 /// a round, the next round's bounds read while this one's keys are counted, and two batches of Gather vectors per
-/// lane in flight (the next batch's loads issued before this one's keys are counted), also across rounds: a round's
-/// last batch is counted after the next round's first one is fetched, so short runs (few batches a round) keep
-/// loads in flight too.
+/// lane in flight (the next batch's loads issued before this one's keys are counted), also across rounds: a
+/// round's last batch is counted after the next round's first one is fetched, so short runs (few batches a round)
+/// keep loads in flight too.
 template <int Gather>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, unsigned row, unsigned warp_first,
                                                        unsigned warp_end, int lane, unsigned counters,
