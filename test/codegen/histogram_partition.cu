@@ -24,11 +24,12 @@ namespace {
 using f32_job = onchip::detail::histogram_job<1, 1, float, onchip::detail::no_weights,
                                               onchip::detail::plain_binners<1, onchip::bin_even<float>>, unsigned>;
 namespace tuning = onchip::detail::tuning;
+constexpr tuning::partition_shape shape = tuning::partition_scatter_shape(sizeof(float));
 }  // namespace
 
-extern "C" __global__ void __launch_bounds__(tuning::partition_scatter_threads, tuning::partition_scatter_blocks)
+extern "C" __global__ void __launch_bounds__(shape.threads, tuning::partition_scatter_blocks)
     k_scatter(f32_job job, onchip::detail::partition_args p) {
-  onchip::detail::partition_scatter<tuning::partition_scatter_threads, tuning::partition_scatter_items>(job, p);
+  onchip::detail::partition_scatter<shape.threads, shape.items>(job, p);
 }
 
 extern "C" __global__ void __launch_bounds__(tuning::partition_bins_threads, 1)

@@ -69,7 +69,14 @@ void check_partition(const histogram_call& c, const device_limits& d, const laun
   const std::size_t n = c.row_samples * c.rows;
   CHECK(q.chunk_samples <= n);
   CHECK((n == 0 || q.chunk_samples >= 1));
-  const std::size_t tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
+  // The scatter's shape by sample size: 8-byte samples 1024 x 8, narrower ones 512 x 32 (written out here, not
+  // taken from the tuning, so that a change of either shows).
+  const int threads = c.sample_bytes > 4 ? 1024 : 512, items = c.sample_bytes > 4 ? 8 : 32;
+  CHECK(tuning::partition_scatter_shape(c.sample_bytes).threads == threads);
+  CHECK(tuning::partition_scatter_shape(c.sample_bytes).items == items);
+  CHECK(q.tile == threads * items);
+  CHECK(p.threads == threads);
+  const std::size_t tile = static_cast<std::size_t>(threads) * static_cast<std::size_t>(items);
   if (q.chunk_samples < n) { CHECK(q.chunk_samples % tile == 0); }  // whole tiles: chunks keep the alignment
   CHECK(q.chunk_samples < (std::size_t{1} << 32));  // the passes index a chunk's keys in 32 bits
   // Room for the buckets' sizes, one chunk's tiles of 16-bit keys, the table of a 16-bit offset per bucket and
@@ -81,18 +88,21 @@ void check_partition(const histogram_call& c, const device_limits& d, const laun
   CHECK(q.item_keys >= tuning::partition_min_item_keys);
   using onchip::detail::partition_scatter_layout;
   const int t = static_cast<int>(tile);
-  CHECK(p.smem_bytes == onchip::smem_bytes(partition_scatter_layout{q.buckets, t, q.slice_bits, q.direct}));
+  CHECK(p.smem_bytes ==
+        onchip::smem_bytes(partition_scatter_layout{q.buckets, t, q.slice_bits, q.direct, threads}));
   if (!q.direct) {  // only where a direct bucket's counters would not fit beside the rest
-    const std::size_t with = onchip::smem_bytes(partition_scatter_layout{q.buckets, t, q.slice_bits, true});
+    const std::size_t with =
+        onchip::smem_bytes(partition_scatter_layout{q.buckets, t, q.slice_bits, true, threads});
     CHECK((with > d.smem_per_block_optin || with + d.smem_reserved_per_block > d.smem_per_sm));
   }
   CHECK(q.bins_smem == onchip::smem_bytes(onchip::detail::partition_bins_layout{q.slice_bits, q.buckets}));
-  for (auto [smem, blocks, threads] : {std::tuple{p.smem_bytes, p.blocks_per_sm, tuning::partition_scatter_threads},
-                                       std::tuple{q.bins_smem, q.bins_blocks_per_sm, tuning::partition_bins_threads}}) {
+  for (auto [smem, blocks, block] :
+       {std::tuple{p.smem_bytes, p.blocks_per_sm, threads},
+        std::tuple{q.bins_smem, q.bins_blocks_per_sm, tuning::partition_bins_threads}}) {
     CHECK(blocks >= 1);
     CHECK(smem <= d.smem_per_block_optin);
     CHECK(blocks * (smem + d.smem_reserved_per_block) <= d.smem_per_sm);
-    CHECK(blocks * threads <= d.max_threads_per_sm);
+    CHECK(blocks * block <= d.max_threads_per_sm);
   }
   CHECK(p.grid >= 1);
   CHECK(p.grid <= d.sms * p.blocks_per_sm);
@@ -809,7 +819,7 @@ void check_typed(int bins) {
       vectors = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.vectors;
       break;
     case histogram_path::partition:
-      threads = onchip::detail::tuning::partition_scatter_threads;
+      threads = onchip::detail::tuning::partition_scatter_shape(static_cast<int>(sizeof(Sample))).threads;
       vectors = onchip::detail::tuning::partition_bins_gather;  // the bucket pass's batch, as launched
       break;
     default:

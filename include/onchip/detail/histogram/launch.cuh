@@ -312,8 +312,13 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
                           unsigned long long* ignored, int device, const device_limits& d, cudaStream_t stream,
                           const char* who) {
   const partition_plan& q = plan.partition;
-  const cuda::std::size_t sizes_bytes = partition_workspace_bytes(q.buckets, 0) - 16;
-  const cuda::std::size_t keys_bytes = partition_tiles(q.chunk_samples) * partition_tile * 2;
+  constexpr tuning::partition_shape shape = tuning::partition_scatter_shape(sizeof(typename Job::sample_t));
+  constexpr int tile = shape.threads * shape.items;
+  if (q.tile != tile || plan.threads != shape.threads) {
+    return invalid(who, "the partition plan's tile does not match the samples' (a plan for another sample type)");
+  }
+  const cuda::std::size_t sizes_bytes = partition_workspace_bytes(q.buckets, 0, tile) - 16;
+  const cuda::std::size_t keys_bytes = partition_tiles(q.chunk_samples, tile) * tile * 2;
   partition_args args{reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes),
                       reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes + keys_bytes),
                       reinterpret_cast<unsigned*>(workspace),
@@ -327,14 +332,13 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
     Job chunk = job;
     chunk.samples = job.samples + first;
     chunk.row_samples = std::min(q.chunk_samples, job.row_samples - first);
-    const cuda::std::size_t tiles = partition_tiles(chunk.row_samples);
+    const cuda::std::size_t tiles = partition_tiles(chunk.row_samples, tile);
     args.tiles = static_cast<unsigned>(tiles);
     if (cudaError_t e = cuda_call(cudaMemsetAsync(args.sizes, 0, sizes_bytes, stream), who); e != cudaSuccess) {
       return e;
     }
-    if (cudaError_t e = launch_sized<partition_scatter_kernel<Job, tuning::partition_scatter_threads,
-                                                              tuning::partition_scatter_blocks,
-                                                              tuning::partition_scatter_items>>(
+    if (cudaError_t e = launch_sized<
+            partition_scatter_kernel<Job, shape.threads, tuning::partition_scatter_blocks, shape.items>>(
             static_cast<int>(std::min<cuda::std::size_t>(tiles, static_cast<cuda::std::size_t>(plan.grid))),
             plan.threads, plan.smem_bytes, device, d, stream, who, chunk, args);
         e != cudaSuccess) {

@@ -362,11 +362,11 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
 }
 
 /**
- * One warp's round of 32 tiles in the bucket pass: lane l's run is tile x0 + l's keys of the bucket, [lo, hi) of
- * the chunk's keys (run_bounds: both table entries, 16 bits each), in the 16-byte vectors [lo / 8, (hi + 7) / 8),
- * vectors [incl - len, incl) of the warp's sequence of the round's runs.
+ * One warp's round of 32 tiles (of Tile keys each) in the bucket pass: lane l's run is tile x0 + l's keys of the
+ * bucket, [lo, hi) of the chunk's keys (run_bounds: both table entries, 16 bits each), in the 16-byte vectors
+ * [lo / 8, (hi + 7) / 8), vectors [incl - len, incl) of the warp's sequence of the round's runs.
  */
-template <int Gather>
+template <int Gather, unsigned Tile>
 struct key_round {
   unsigned x0, run_bounds, incl, total, shift;
   unsigned run_end;  // the end of `run` in the sequence
@@ -375,7 +375,7 @@ struct key_round {
 
   ONCHIP_DEVICE ONCHIP_FORCEINLINE key_round(unsigned first_tile, unsigned bounds, int lane)
       : x0(first_tile), run_bounds(bounds) {
-    constexpr unsigned all = 0xffffffffu, tile = partition_tile;
+    constexpr unsigned all = 0xffffffffu, tile = Tile;
     const unsigned lo = (x0 + lane) * tile + (run_bounds & 0xffffu), hi = (x0 + lane) * tile + (run_bounds >> 16);
     const unsigned len = hi > lo ? (hi + 7) / 8 - lo / 8 : 0u;
     incl = warp_inclusive_sum(len, lane);
@@ -410,7 +410,7 @@ struct key_round {
   /// keys in the run, [lo - 8 * vector, hi - 8 * vector) clipped to [0, 8) (none past the sequence).
   ONCHIP_DEVICE ONCHIP_FORCEINLINE void fetch(const uint4* vectors, unsigned g0, int lane,
                                               unsigned (&in_run)[Gather], uint4 (&keys)[Gather]) {
-    constexpr unsigned all = 0xffffffffu, tile = partition_tile;
+    constexpr unsigned all = 0xffffffffu, tile = Tile;
 #  pragma unroll
     for (int u = 0; u < Gather; ++u) {
       const unsigned g = g0 + u * 32 + lane;
@@ -451,7 +451,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_gathered_keys(unsigned counters, uns
 /// lane in flight (the next batch's loads issued before this one's keys are counted), also across rounds: a
 /// round's last batch is counted after the next round's first one is fetched, so short runs (few batches a round)
 /// keep loads in flight too.
-template <int Gather>
+template <int Gather, unsigned Tile>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, unsigned row, unsigned warp_first,
                                                        unsigned warp_end, int lane, unsigned counters,
                                                        unsigned spare) {
@@ -462,7 +462,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, 
     return x < warp_end ? p.starts[row + x] | static_cast<unsigned>(p.starts[row + p.tiles + x]) << 16 : 0u;
   };
   unsigned x0 = warp_first, g0 = 0;
-  key_round<Gather> round(x0, bounds(x0), lane);
+  key_round<Gather, Tile> round(x0, bounds(x0), lane);
   unsigned next = bounds(x0 + 32);  // read while this round's keys are counted
   unsigned in_run[Gather];
   uint4 keys[Gather];
@@ -476,7 +476,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, 
     } else if (more) {
       x0 += 32;
       g0 = 0;
-      round = key_round<Gather>(x0, next, lane);
+      round = key_round<Gather, Tile>(x0, next, lane);
       next = bounds(x0 + 32);
     }
     if (more) { round.fetch(vectors, g0, lane, next_in_run, next_keys); }
@@ -549,6 +549,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE int bucket_of_item(const unsigned* items, int b
  */
 template <int Threads, int Gather, class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const partition_args& p) {
+  constexpr auto tile = static_cast<unsigned>(partition_tile(sizeof(typename Job::sample_t)));
   const auto s = onchip::carve(partition_bins_layout{p.slice_bits, p.buckets});
   const int t = static_cast<int>(threadIdx.x), lane = t % 32;
   const int slice = 1 << p.slice_bits;
@@ -577,8 +578,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     }
     __syncthreads();
     const unsigned span = end_tile - first_tile, warp = t / 32, warps = Threads / 32;
-    count_warp_tiles<Gather>(p, static_cast<unsigned>(j) * p.tiles, first_tile + share_begin(span, warp, warps),
-                             first_tile + share_begin(span, warp + 1, warps), lane, counters, spare);
+    count_warp_tiles<Gather, tile>(p, static_cast<unsigned>(j) * p.tiles,
+                                   first_tile + share_begin(span, warp, warps),
+                                   first_tile + share_begin(span, warp + 1, warps), lane, counters, spare);
     __syncthreads();
     const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << p.slice_bits;
     const int limit = bins - first < static_cast<cuda::std::size_t>(slice) ? static_cast<int>(bins - first) : slice;

@@ -131,6 +131,7 @@ struct device_limits {
 struct partition_plan {
   int slice_bits = 0;  // each bucket holds 2^slice_bits bins
   int buckets = 0;
+  int tile = 0;         // samples per tile of the scatter (partition_tile)
   bool direct = false;  // whether the scatter has a direct bucket's counters (partition_scatter_layout)
   cuda::std::size_t chunk_samples = 0;  // samples per chunk (the workspace holds one chunk's keys)
   cuda::std::size_t item_keys = 0;  // the fewest keys of a split bucket's part (the bucket pass shares more)
@@ -200,7 +201,8 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
               tuning::packed16_vectors};
     case histogram_path::carry_grid: return {tuning::carry_threads, tuning::carry_blocks, tuning::carry_vectors};
     case histogram_path::partition:  // the scatter's shape (the bucket pass: tuning::partition_bins_threads)
-      return {tuning::partition_scatter_threads, tuning::partition_scatter_blocks, tuning::partition_bins_gather};
+      return {tuning::partition_scatter_shape(sample_bytes).threads, tuning::partition_scatter_blocks,
+              tuning::partition_bins_gather};
     default:
       return {tuning::global_threads, tuning::global_blocks, tuning::sample_vectors(sample_bytes)};
   }
@@ -485,7 +487,7 @@ struct partition_scatter_layout {
   int tile;
   int slice_bits;
   bool direct;
-  int threads = tuning::partition_scatter_threads;
+  int threads;
   struct spans {
     cuda::std::uint16_t* staged;
     unsigned* count;
@@ -532,20 +534,26 @@ struct partition_bins_layout {
   }
 };
 
-/// The partition path's tile: the scatter's samples per block and round, and the keys the table indexes.
-inline constexpr int partition_tile = tuning::partition_scatter_threads * tuning::partition_scatter_items;
-
-/// Tiles of partition_tile samples that `samples` samples take (the last one may be partial).
-ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_tiles(cuda::std::size_t samples) {
-  return (samples + partition_tile - 1) / partition_tile;
+/// The partition path's tile for samples of `sample_bytes` bytes: the scatter's samples per block and round, and
+/// the keys the table indexes.
+ONCHIP_HOST_DEVICE constexpr int partition_tile(int sample_bytes) {
+  const tuning::partition_shape shape = tuning::partition_scatter_shape(sample_bytes);
+  return shape.threads * shape.items;
 }
 
-/// Bytes of the partition workspace for chunks of `tiles` tiles: the buckets' sizes, then the chunk's 16-bit
-/// keys, then the table of each bucket's first key per tile (16 bytes spare, so a caller's workspace at any 2-byte
-/// alignment holds them).
-ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_workspace_bytes(int buckets, cuda::std::size_t tiles) {
+/// Tiles of `tile` samples that `samples` samples take (the last one may be partial).
+ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_tiles(cuda::std::size_t samples, int tile) {
+  return (samples + static_cast<cuda::std::size_t>(tile) - 1) / static_cast<cuda::std::size_t>(tile);
+}
+
+/// Bytes of the partition workspace for chunks of `tiles` tiles of `tile` samples: the buckets' sizes, then the
+/// chunk's 16-bit keys, then the table of each bucket's first key per tile (16 bytes spare, so a caller's
+/// workspace at any 2-byte alignment holds them).
+ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_workspace_bytes(int buckets, cuda::std::size_t tiles,
+                                                                         int tile) {
   const auto k = static_cast<cuda::std::size_t>(buckets);
-  return (k * 4 + 15) / 16 * 16 + tiles * partition_tile * 2 + ((k + 1) * tiles * 2 + 15) / 16 * 16 + 16;
+  return (k * 4 + 15) / 16 * 16 + tiles * static_cast<cuda::std::size_t>(tile) * 2 +
+         ((k + 1) * tiles * 2 + 15) / 16 * 16 + 16;
 }
 
 /// The most blocks of `threads` threads and `smem` bytes of shared memory an SM holds, up to `wanted`.
@@ -565,23 +573,25 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
                                                     cuda::std::size_t cap) {
   if (!serves(histogram_path::partition, c)) { return {}; }
   const long long bins = c.total_bins();
-  constexpr cuda::std::size_t tile = partition_tile;
+  const int threads = tuning::partition_scatter_shape(c.sample_bytes).threads;
+  const int tile_samples = partition_tile(c.sample_bytes);
+  const auto tile = static_cast<cuda::std::size_t>(tile_samples);
   for (int s = tuning::partition_max_slice_bits; s >= tuning::partition_min_slice_bits; --s) {
     const long long buckets = (bins + (1LL << s) - 1) >> s;
     if (buckets > tuning::partition_max_buckets) { return {}; }  // narrower buckets only make more of them
     const int k = static_cast<int>(buckets);
     const cuda::std::size_t bins_smem = smem_bytes(partition_bins_layout{s, k});
     // The scatter with a direct bucket's counters where they fit beside the rest, else without.
-    const bool direct =
-        blocks_fitting(d, tuning::partition_scatter_threads, smem_bytes(partition_scatter_layout{k, tile, s, true}),
-                       tuning::partition_scatter_blocks) > 0;
-    const cuda::std::size_t scatter_smem = smem_bytes(partition_scatter_layout{k, tile, s, direct});
+    const cuda::std::size_t with_direct = smem_bytes(partition_scatter_layout{k, tile_samples, s, true, threads});
+    const bool direct = blocks_fitting(d, threads, with_direct, tuning::partition_scatter_blocks) > 0;
+    const cuda::std::size_t scatter_smem =
+        direct ? with_direct : smem_bytes(partition_scatter_layout{k, tile_samples, s, false, threads});
     const int bins_blocks = blocks_fitting(d, tuning::partition_bins_threads, bins_smem, 1);
-    const int scatter_blocks =
-        blocks_fitting(d, tuning::partition_scatter_threads, scatter_smem, tuning::partition_scatter_blocks);
+    const int scatter_blocks = blocks_fitting(d, threads, scatter_smem, tuning::partition_scatter_blocks);
     // Whole tiles per chunk (so chunks keep the input's alignment): as many as the cap holds, with their table,
     // and fewer than 2^32 keys (the passes index a chunk's keys in 32 bits).
-    const cuda::std::size_t fixed = partition_workspace_bytes(k, 0) + 16, per_tile = tile * 2 + (k + 1) * 2;
+    const cuda::std::size_t fixed = partition_workspace_bytes(k, 0, tile_samples) + 16;
+    const cuda::std::size_t per_tile = tile * 2 + (k + 1) * 2;
     const cuda::std::size_t fitting = cap > fixed ? (cap - fixed) / per_tile : 0, limit = (1ULL << 32) / tile - 1;
     const cuda::std::size_t most = fitting < limit ? fitting : limit;
     if (bins_blocks == 0 || scatter_blocks == 0 || most == 0) { continue; }
@@ -589,18 +599,19 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
     partition_plan& q = p.partition;
     q.slice_bits = s;
     q.buckets = k;
+    q.tile = tile_samples;
     q.direct = direct;
     q.chunk_samples = c.row_samples < most * tile ? c.row_samples : most * tile;
     q.bins_blocks_per_sm = bins_blocks;
     q.bins_smem = bins_smem;
     q.bins_grid = d.sms * bins_blocks;
-    const cuda::std::size_t tiles = partition_tiles(q.chunk_samples);
+    const cuda::std::size_t tiles = partition_tiles(q.chunk_samples, tile_samples);
     const auto resident = static_cast<cuda::std::size_t>(d.sms) * scatter_blocks;
     p.grid = static_cast<int>(tiles < resident ? (tiles > 0 ? tiles : 1) : resident);
     q.item_keys = tuning::partition_min_item_keys;
-    q.workspace_bytes = partition_workspace_bytes(k, tiles);
+    q.workspace_bytes = partition_workspace_bytes(k, tiles, tile_samples);
     p.path = histogram_path::partition;
-    p.threads = tuning::partition_scatter_threads;
+    p.threads = threads;
     p.blocks_per_sm = scatter_blocks;
     p.smem_bytes = scatter_smem;
     p.vectors = tuning::partition_bins_gather;

@@ -200,14 +200,21 @@ inline constexpr int partition_min_slice_bits = 12;
 /// At most this many buckets (each block of the scatter ranks a tile's keys among all of them, and the table
 /// holds 2 bytes per bucket and tile); more bins take the global atomics.
 inline constexpr int partition_max_buckets = 4096;
-/// The scatter: tiles of 1024 threads x 8 samples (16 KiB of staged keys), one block per SM (a tile's bins and
-/// ranks, and the next tile's samples loaded while this one is written out, in 64 registers per thread). Two
-/// blocks of 512 x 8 per SM: a faster scatter (487 against 525 us per chunk of 534 MB at 2^20 bins) but tiles of
-/// half the keys, so shorter runs for the bucket pass: 404 against 546 GB/s at 2^24 bins (1 GiB of f32, H200,
-/// 2026-12-01).
-inline constexpr int partition_scatter_threads = 1024;
+/// The scatter's shape: threads per block and samples per thread; a tile (threads x items samples) is what the
+/// bucket pass finds one run of each bucket's keys in, so longer tiles mean longer runs. One block per SM, which
+/// holds a tile's bins and ranks and the next tile's samples (loaded while this one is written out) in its
+/// registers. Tiles of half the keys (two blocks of 512 x 8 per SM) ran a faster scatter (487 against 525 us per
+/// chunk of 534 MB at 2^20 bins) but measured 404 against 546 GB/s at 2^24 bins (1 GiB of f32, H200, 2026-12-01).
+/// Samples of 4 bytes or fewer: 512 x 32 (tiles of 16384, up to 128 registers a thread); 8-byte samples: 1024 x 8
+/// (32 of them a thread with the next tile's in flight spilled at 128 registers).
+struct partition_shape {
+  int threads;
+  int items;
+};
+ONCHIP_HOST_DEVICE constexpr partition_shape partition_scatter_shape(int sample_bytes) {
+  return sample_bytes > 4 ? partition_shape{1024, 8} : partition_shape{512, 32};
+}
 inline constexpr int partition_scatter_blocks = 1;
-inline constexpr int partition_scatter_items = 8;
 /// The bucket pass: one block of 1024 threads per SM around one bucket's counters, two batches of 2 vectors of 8
 /// keys per lane in flight (the next batch's loads issued before this one's keys are counted; batches of 4 spill
 /// in 64 registers).
