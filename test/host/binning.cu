@@ -277,6 +277,67 @@ TEST_CASE("bin_even on 32-bit and narrower samples with 64-bit levels: both boun
   }
 }
 
+namespace {
+/// narrow_even's shift path on 32-bit samples S against the 128-bit reference: taken exactly when the bins are a
+/// power of two wide (range = bins << s, s < 32) and [lower, upper) lies within S's values, and then exact on
+/// every sample near both bounds and the type's ends, and on random ones.
+template <class S, class L>
+void check_shifted(L lower, L upper, int bins, std::mt19937_64& rng) {
+  INFO("lower " << static_cast<long long>(lower) << ", upper " << static_cast<unsigned long long>(upper)
+                << ", bins " << bins << ", samples " << (std::is_signed_v<S> ? "int32" : "uint32"));
+  const onchip::bin_even<L> even(lower, upper, bins);
+  REQUIRE(onchip::detail::narrow_even<L>::applies(even));
+  const auto narrow = onchip::detail::narrow_even<L>::of(even);
+  const __int128 lo = static_cast<__int128>(lower), hi = static_cast<__int128>(upper), range = hi - lo;
+  bool power = false;
+  for (int sh = 0; sh < 32; ++sh) { power = power || (static_cast<__int128>(bins) << sh) == range; }
+  const bool within = lo >= std::numeric_limits<S>::min() && hi - 1 <= std::numeric_limits<S>::max();
+  REQUIRE(narrow.template shifts<S>() == (power && within));
+  REQUIRE(!narrow.template shifts<float>());
+  if (!narrow.template shifts<S>()) { return; }
+  std::vector<__int128> xs = {std::numeric_limits<S>::min(), std::numeric_limits<S>::max(), 0, -1, 1};
+  for (const __int128 edge : {lo, hi}) {
+    for (int d = -3; d <= 3; ++d) { xs.push_back(edge + d); }
+  }
+  for (int i = 0; i < 4000; ++i) { xs.push_back(static_cast<__int128>(static_cast<S>(rng()))); }
+  for (int i = 0; i < 1000; ++i) {
+    xs.push_back(lo + static_cast<__int128>(rng() % static_cast<std::uint64_t>(range)));
+  }
+  for (const __int128 x : xs) {
+    if (x < std::numeric_limits<S>::min() || x > std::numeric_limits<S>::max()) { continue; }
+    const auto sample = static_cast<S>(x);
+    REQUIRE(narrow.shifted(sample) == reference_int_bin(sample, lower, upper, bins));
+    REQUIRE(narrow.shifted(sample) == narrow(sample));
+  }
+}
+}  // namespace
+
+TEST_CASE("narrow even binning's shift path: bins a power of two wide within 32-bit samples, exact") {
+  std::mt19937_64 rng(79);
+  for (int bins : {1, 2, 3, 1024, 1000, 1 << 20, 1 << 22, 1 << 24, 1 << 30}) {
+    // The whole type of each sample (64-bit levels), part of it, across its edges, and beyond it.
+    for (const auto& [lo, hi] : std::vector<std::pair<long long, long long>>{
+             {0, 4294967296LL}, {-2147483648LL, 2147483648LL}, {0, 2147483648LL}, {-2147483648LL, 0},
+             {1024, 1024 + (1LL << 31)}, {-4096, 4096}, {4294967296LL - 65536, 4294967296LL},
+             {2147483648LL - 65536, 2147483648LL}, {-4294967296LL, 0}, {4294967296LL, 8589934592LL},
+             {-5, 7}, {100, 100 + 3000}}) {
+      check_shifted<std::uint32_t>(lo, hi, bins, rng);
+      check_shifted<std::int32_t>(lo, hi, bins, rng);
+    }
+    // 32-bit levels.
+    check_shifted<std::uint32_t>(0u, 2147483648u, bins, rng);
+    check_shifted<std::int32_t>(0u, 2147483648u, bins, rng);
+    check_shifted<std::int32_t>(-1073741824, 1073741824, bins, rng);
+    check_shifted<std::uint32_t>(-1073741824, 1073741824, bins, rng);
+  }
+  // The cases the benchmarks and the partition tests run take the shift path.
+  const auto keys =
+      onchip::detail::narrow_even<long long>::of(onchip::bin_even<long long>(0, 4294967296LL, 1 << 22));
+  CHECK(keys.shift == 10);
+  CHECK(keys.shifts<std::uint32_t>());
+  CHECK(!keys.shifts<std::int32_t>());  // negative samples would wrap into the range
+}
+
 TEST_CASE("bin_even on floats: the documented formula, never bin num_bins below upper, NaN ignored") {
   std::mt19937 rng(99);
   for (int bins : {1, 2, 7, 100, 1000, 4096, 1 << 20, 1 << 24}) {

@@ -124,13 +124,51 @@ namespace detail {
 template <class Level>
 struct narrow_even {
   bin_even<Level> even;
+  cuda::std::uint32_t lower32 = 0;  // lower modulo 2^32
+  int shift = -1;                   // where the range is bins << shift (shift < 32): shift, else -1
+
   ONCHIP_HOST_DEVICE static bool applies(const bin_even<Level>& b) { return b.narrow_; }
-  ONCHIP_HOST_DEVICE static narrow_even of(const bin_even<Level>& b) { return {b}; }
+  ONCHIP_HOST_DEVICE static narrow_even of(const bin_even<Level>& b) {
+    narrow_even n{b};
+    n.lower32 = static_cast<cuda::std::uint32_t>(b.lower_);
+    const auto bins = static_cast<cuda::std::uint64_t>(b.bins_);
+    for (int s = 0; s < 32 && n.shift < 0; ++s) {
+      if (bins << s == b.range_) { n.shift = s; }
+    }
+    return n;
+  }
   template <class Sample>
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const {
     return even.template bin<false>(x);
   }
+  /**
+   * Whether shifted() bins samples of type Sample exactly: 32-bit integer samples, bins 2^shift values wide, and
+   * [lower, upper) within Sample's values. Then x - lower modulo 2^32 is the sample's offset when x is in the
+   * range and at least range otherwise (a sample below lower wraps past the type's top, which upper does not
+   * pass), so its top bits are the bin, or bins or more for a sample in no bin.
+   */
+  template <class Sample>
+  ONCHIP_HOST_DEVICE bool shifts() const {
+    using X = arithmetic_t<Sample>;
+    if constexpr (cuda::std::is_integral_v<X> && sizeof(X) == 4) {
+      return shift >= 0 && !int_less(even.lower_, cuda::std::numeric_limits<X>::min()) &&
+             !int_less(cuda::std::numeric_limits<X>::max(), even.upper_ - 1);
+    } else {
+      return false;
+    }
+  }
+  /// The bin of x where shifts<Sample>(): a subtract, a shift and a compare.
+  template <class Sample>
+  ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int shifted(Sample x) const {
+    const cuda::std::uint32_t bin = (static_cast<cuda::std::uint32_t>(x) - lower32) >> shift;
+    return bin < static_cast<cuda::std::uint32_t>(even.bins_) ? static_cast<int>(bin) : -1;
+  }
 };
+
+template <class Binner>
+inline constexpr bool is_narrow_even_v = false;
+template <class Level>
+inline constexpr bool is_narrow_even_v<narrow_even<Level>> = true;
 
 /**
  * bin_even for integer samples of at most 16 bits with integer levels inside int32, a range of at most 2^16 and

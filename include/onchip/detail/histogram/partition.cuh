@@ -25,6 +25,7 @@
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
 
 namespace onchip::detail {
 
@@ -139,10 +140,22 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void load_scatter_tile(const Sample* samples, c
 
 /// The bins of a tile's samples, `none` for a sample in no bin or past the tile's `valid` ones (Whole: all are
 /// valid, so no index is checked). bin_even's bins are bounded by construction; a custom binner's are checked.
+/// `shifts`: the binner is narrow_even with bins a power of two wide within the samples' type (shifted()).
 template <bool Whole, int Threads, int Items, class Binner, class Sample>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void bin_scatter_tile(const Binner& binner, unsigned bins, int valid, int t,
-                                                       const Sample (&v)[Items], unsigned (&bin)[Items]) {
+                                                       bool shifts, const Sample (&v)[Items],
+                                                       unsigned (&bin)[Items]) {
   constexpr unsigned none = 0xffffffffu;
+  if constexpr (is_narrow_even_v<Binner>) {
+    if (shifts) {  // uniform: one branch a tile
+#  pragma unroll
+      for (int k = 0; k < Items; ++k) {
+        const bool sample = Whole || k * Threads + t < valid;
+        bin[k] = sample ? static_cast<unsigned>(binner.shifted(v[k])) : none;
+      }
+      return;
+    }
+  }
 #  pragma unroll
   for (int k = 0; k < Items; ++k) {
     const bool sample = Whole || k * Threads + t < valid;
@@ -292,6 +305,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
   const cuda::std::size_t n = job.row_samples;
   const unsigned bins = static_cast<unsigned>(job.total_bins());
   const auto binner = job.binners[0];
+  bool shifts = false;  // narrow_even's power-of-two path (bin_scatter_tile)
+  if constexpr (is_narrow_even_v<cuda::std::remove_cv_t<decltype(binner)>>) {
+    shifts = binner.template shifts<typename Job::sample_t>();
+  }
   for (int j = t; j < p.buckets + 32; j += Threads) {  // and the 32 spare counters, for samples in no bin
     s.count[j] = 0;
     if (j < p.buckets) { s.total[j] = 0; }
@@ -314,9 +331,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     const int valid = static_cast<int>(n - first < tile ? n - first : tile);
     unsigned bin[Items], rank[Items / 2];
     if (valid == tile) {
-      bin_scatter_tile<true, Threads>(binner, bins, valid, t, v, bin);
+      bin_scatter_tile<true, Threads>(binner, bins, valid, t, shifts, v, bin);
     } else {
-      bin_scatter_tile<false, Threads>(binner, bins, valid, t, v, bin);
+      bin_scatter_tile<false, Threads>(binner, bins, valid, t, shifts, v, bin);
       empty += tile - valid;
     }
     load_scatter_tile<Threads>(job.samples, n, x + gridDim.x, t, v);
