@@ -205,8 +205,10 @@ inline constexpr int partition_max_buckets = 4096;
 /// holds a tile's bins and ranks and the next tile's samples (loaded while this one is written out) in its
 /// registers. Tiles of half the keys (two blocks of 512 x 8 per SM) ran a faster scatter (487 against 525 us per
 /// chunk of 534 MB at 2^20 bins) but measured 404 against 546 GB/s at 2^24 bins (1 GiB of f32, H200, 2026-12-01).
-/// Samples of 4 bytes or fewer: 512 x 32 (tiles of 16384, up to 128 registers a thread); 8-byte samples: 1024 x 8
-/// (32 of them a thread with the next tile's in flight spilled at 128 registers).
+/// Samples of 4 bytes or fewer: 512 x 32 (tiles of 16384, up to 128 registers a thread): against 1024 x 8, at 2^24
+/// bins 11-15% more GB/s (uniform and Zipf keys, 64-bit counters), at 2^22 2-4%, at 2^20 -4 to -1% (1 GiB, H100,
+/// 2026-12-05; 512 x 16, tiles of 8192 at 128 registers, measured as 1024 x 8: the runs' length is the gain).
+/// 8-byte samples: 1024 x 8 (32 of them a thread with the next tile's in flight spilled at 128 registers).
 struct partition_shape {
   int threads;
   int items;
