@@ -24,7 +24,8 @@ namespace {
 using f32_job = onchip::detail::histogram_job<1, 1, float, onchip::detail::no_weights,
                                               onchip::detail::plain_binners<1, onchip::bin_even<float>>, unsigned>;
 namespace tuning = onchip::detail::tuning;
-constexpr tuning::partition_shape shape = tuning::partition_scatter_shape(sizeof(float));
+// The scatter's shape for the architecture compiled for (a probe is compiled for the device only).
+constexpr tuning::partition_shape shape = tuning::partition_scatter_shape(sizeof(float), __CUDA_ARCH__ / 10);
 }  // namespace
 
 extern "C" __global__ void __launch_bounds__(shape.threads, tuning::partition_scatter_blocks)

@@ -69,12 +69,16 @@ void check_partition(const histogram_call& c, const device_limits& d, const laun
   const std::size_t n = c.row_samples * c.rows;
   CHECK(q.chunk_samples <= n);
   CHECK((n == 0 || q.chunk_samples >= 1));
-  // The scatter's shape by sample size: 8-byte samples 1024 x 8, narrower ones 512 x 32 (written out here, not
-  // taken from the tuning, so that a change of either shows).
-  const int threads = c.sample_bytes > 4 ? 1024 : 512, items = c.sample_bytes > 4 ? 8 : 32;
-  CHECK(tuning::partition_scatter_shape(c.sample_bytes).threads == threads);
-  CHECK(tuning::partition_scatter_shape(c.sample_bytes).items == items);
+  // The scatter's shape by sample size and device: 8-byte samples 1024 x 8, narrower ones 1024 x 16 from sm_90 on
+  // and 512 x 32 before, tiles of 16384 either way (written out here, not taken from the tuning, so that a change
+  // of either shows).
+  const bool wide = c.sample_bytes > 4;
+  const int threads = wide || d.arch >= 90 ? 1024 : 512, items = wide ? 8 : d.arch >= 90 ? 16 : 32;
+  CHECK(tuning::partition_scatter_shape(c.sample_bytes, d.arch).threads == threads);
+  CHECK(tuning::partition_scatter_shape(c.sample_bytes, d.arch).items == items);
   CHECK(q.tile == threads * items);
+  CHECK(q.tile == onchip::detail::partition_tile(c.sample_bytes));  // the bucket pass's tile, on every device
+  CHECK(tuning::partition_scatter_sm90_only(c.sample_bytes, threads) == (!wide && d.arch >= 90));
   CHECK(p.threads == threads);
   const std::size_t tile = static_cast<std::size_t>(threads) * static_cast<std::size_t>(items);
   if (q.chunk_samples < n) { CHECK(q.chunk_samples % tile == 0); }  // whole tiles: chunks keep the alignment
@@ -120,7 +124,7 @@ void check_plan(const histogram_call& c, const device_limits& d) {
                                                                              c.wide_integer_binning, c.weighted,
                                                                              c.segments > 0, c.active),
                                               onchip::detail::small_slices(c, d), c.channels, c.active, wide,
-                                              p.level_bitmap);
+                                              p.level_bitmap, d.arch);
   CHECK(onchip::detail::serves(p.path, c));
   CHECK(p.threads == shape.threads);              // the kernel's compiled block size
   CHECK(p.blocks_per_sm >= 1);
@@ -819,7 +823,8 @@ void check_typed(int bins) {
       vectors = onchip::detail::shape_v<histogram_path::shared_packed16, job_t>.vectors;
       break;
     case histogram_path::partition:
-      threads = onchip::detail::tuning::partition_scatter_shape(static_cast<int>(sizeof(Sample))).threads;
+      threads = onchip::detail::tuning::partition_scatter_shape(static_cast<int>(sizeof(Sample)), h200.arch)
+                    .threads;
       vectors = onchip::detail::tuning::partition_bins_gather;  // the bucket pass's batch, as launched
       break;
     default:

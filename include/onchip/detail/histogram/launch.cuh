@@ -192,6 +192,20 @@ cudaError_t allow_dynamic_smem(int device, const device_limits& d, const char* w
   return cudaSuccess;
 }
 
+/// The virtual architecture (x 10, as device_limits::arch) that `Kernel`'s code on `device` was compiled from:
+/// below the device's own where the device runs this translation unit's PTX for an earlier one. Once per device.
+template <auto Kernel>
+cudaError_t compiled_arch(int device, const char* who, int& arch) {
+  static std::atomic<int> known[max_cached_devices];
+  const bool cached = device >= 0 && device < max_cached_devices;
+  if (cached && (arch = known[device].load(std::memory_order_acquire)) != 0) { return cudaSuccess; }
+  cudaFuncAttributes a{};
+  if (cudaError_t e = cuda_call(cudaFuncGetAttributes(&a, Kernel), who); e != cudaSuccess) { return e; }
+  arch = a.ptxVersion;
+  if (cached) { known[device].store(arch, std::memory_order_release); }
+  return cudaSuccess;
+}
+
 /// Launches `Kernel` as `grid` blocks of `threads` threads with `smem` bytes of dynamic shared memory.
 template <auto Kernel, class... Args>
 cudaError_t launch_sized(int grid, int threads, cuda::std::size_t smem, int device, const device_limits& d,
@@ -312,10 +326,25 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
                           unsigned long long* ignored, int device, const device_limits& d, cudaStream_t stream,
                           const char* who) {
   const partition_plan& q = plan.partition;
-  constexpr tuning::partition_shape shape = tuning::partition_scatter_shape(sizeof(typename Job::sample_t));
-  constexpr int tile = shape.threads * shape.items;
-  if (q.tile != tile || plan.threads != shape.threads) {
+  constexpr int sample_bytes = sizeof(typename Job::sample_t), tile = partition_tile(sample_bytes);
+  // The scatter's shape on this device (from sm_90 on, a shape of its own: partition_scatter_shape).
+  constexpr tuning::partition_shape before = tuning::partition_scatter_shape(sample_bytes, 0),
+                                    since90 = tuning::partition_scatter_shape(sample_bytes, 90);
+  if (q.tile != tile || plan.threads != tuning::partition_scatter_shape(sample_bytes, d.arch).threads) {
     return invalid(who, "the partition plan's tile does not match the samples' (a plan for another sample type)");
+  }
+  // The sm_90 shape only where this translation unit's kernels run code compiled for sm_90 or later (PTX of an
+  // earlier architecture keeps the earlier shape, whose shared memory and grid the plan's hold too).
+  bool wide = since90.threads != before.threads && plan.threads == since90.threads;
+  if (wide) {
+    int arch = 0;
+    if (cudaError_t e = compiled_arch<
+            partition_scatter_kernel<Job, since90.threads, tuning::partition_scatter_blocks, since90.items>>(
+            device, who, arch);
+        e != cudaSuccess) {
+      return e;
+    }
+    wide = arch >= 90;
   }
   const cuda::std::size_t sizes_bytes = partition_workspace_bytes(q.buckets, 0, tile) - 16;
   const cuda::std::size_t keys_bytes = partition_tiles(q.chunk_samples, tile) * tile * 2;
@@ -337,10 +366,15 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
     if (cudaError_t e = cuda_call(cudaMemsetAsync(args.sizes, 0, sizes_bytes, stream), who); e != cudaSuccess) {
       return e;
     }
-    if (cudaError_t e = launch_sized<
-            partition_scatter_kernel<Job, shape.threads, tuning::partition_scatter_blocks, shape.items>>(
-            static_cast<int>(std::min<cuda::std::size_t>(tiles, static_cast<cuda::std::size_t>(plan.grid))),
-            plan.threads, plan.smem_bytes, device, d, stream, who, chunk, args);
+    const auto grid =
+        static_cast<int>(std::min<cuda::std::size_t>(tiles, static_cast<cuda::std::size_t>(plan.grid)));
+    if (cudaError_t e =
+            wide ? launch_sized<partition_scatter_kernel<Job, since90.threads, tuning::partition_scatter_blocks,
+                                                         since90.items>>(grid, since90.threads, plan.smem_bytes,
+                                                                         device, d, stream, who, chunk, args)
+                 : launch_sized<partition_scatter_kernel<Job, before.threads, tuning::partition_scatter_blocks,
+                                                         before.items>>(grid, before.threads, plan.smem_bytes,
+                                                                        device, d, stream, who, chunk, args);
         e != cudaSuccess) {
       return e;
     }

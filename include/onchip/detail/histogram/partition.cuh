@@ -80,6 +80,9 @@ ONCHIP_DEVICE inline void block_exclusive_scan(const unsigned* in, unsigned* out
   static_assert(Threads % 32 == 0 && Threads <= 1024, "the scan runs on whole warps, at most 32 of them");
   constexpr unsigned all = 0xffffffffu;
   const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
+  // n taken anew at each call: kept in the scatter's loop from one tile to the next, the bounds derived from it
+  // spilled in 64 registers (its 1024 x 16 shape).
+  asm volatile("" : "+r"(n));
   __syncthreads();  // the caller's writes of `in` are visible, and nobody reads warp_sums or out any more
   // Values per thread and per warp: up to 128 values in one warp (4 a lane: no scan over warps, which costs more
   // at 128 buckets than 4 values a lane; 16 a lane cost more than it at 512), else spread over the block.
@@ -278,6 +281,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void finish_scatter(const partition_scatter_lay
   }
   if (direct < static_cast<unsigned>(p.buckets)) {  // every red into them came before the last tile's barriers
     Counter* out = hist + (static_cast<cuda::std::size_t>(direct) << p.slice_bits);
+#  pragma unroll 1
     for (int i = t; i < 1 << p.slice_bits; i += Threads) {
       const unsigned c = s.direct[i + (i >> 5)];
       if (c != 0) { atomic_add<false>(out + i, static_cast<Counter>(c)); }
@@ -606,10 +610,20 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   }
 }
 
+/// A shape the plan takes only from sm_90 on (tuning::partition_scatter_shape) is not compiled for earlier
+/// architectures, where it would spill: its body there only traps (run_partition launches it only where its code
+/// was compiled for sm_90 or later).
 template <class Job, int Threads, int MinBlocks, int Items>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks))
     partition_scatter_kernel(Job job, partition_args p) {
-  partition_scatter<Threads, Items>(job, p);
+#  if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  if constexpr (tuning::partition_scatter_sm90_only(sizeof(typename Job::sample_t), Threads)) {
+    __trap();
+  } else
+#  endif
+  {
+    partition_scatter<Threads, Items>(job, p);
+  }
 }
 
 template <class Job, int Threads, int Gather>

@@ -176,12 +176,14 @@ ONCHIP_HOST_DEVICE constexpr bool integer_stream(bool integer_samples, bool wide
   return integer_samples && !wide_binning && !weighted && !segmented && active == 1;
 }
 
-/// The kernel shape of `path` for a call of `channels` interleaved channels, `active` of them counted. The byte
-/// kernel runs every interleaved layout (one active channel too) in its several-channel shape: in the one-channel
-/// shape the merge of 2/1, 3/1 and 4/1 layouts spilled registers.
+/// The kernel shape of `path` for a call of `channels` interleaved channels, `active` of them counted, on a device
+/// of compute capability `arch` (x 10: only the partition's scatter depends on it). The byte kernel runs every
+/// interleaved layout (one active channel too) in its several-channel shape: in the one-channel shape the merge of
+/// 2/1, 3/1 and 4/1 layouts spilled registers.
 ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner,
                                                   bool integer_stream, bool small_slices = false, int channels = 1,
-                                                  int active = 1, bool wide = false, bool bitmap = false) {
+                                                  int active = 1, bool wide = false, bool bitmap = false,
+                                                  int arch = 0) {
   if (wide) {
     return {tuning::wide_threads, tuning::wide_blocks,
             range_binner ? tuning::sample_vectors(sample_bytes) : tuning::wide_vectors};
@@ -201,7 +203,7 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
               tuning::packed16_vectors};
     case histogram_path::carry_grid: return {tuning::carry_threads, tuning::carry_blocks, tuning::carry_vectors};
     case histogram_path::partition:  // the scatter's shape (the bucket pass: tuning::partition_bins_threads)
-      return {tuning::partition_scatter_shape(sample_bytes).threads, tuning::partition_scatter_blocks,
+      return {tuning::partition_scatter_shape(sample_bytes, arch).threads, tuning::partition_scatter_blocks,
               tuning::partition_bins_gather};
     default:
       return {tuning::global_threads, tuning::global_blocks, tuning::sample_vectors(sample_bytes)};
@@ -403,7 +405,7 @@ ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_c
   const kernel_shape shape =
       shape_of(path, c.sample_bytes, c.level_bytes > 0,
                integer_stream(c.integer_samples, c.wide_integer_binning, c.weighted, c.segments > 0, c.active),
-               small_slices(c, d), c.channels, c.active, wide, c.level_bitmap);
+               small_slices(c, d), c.channels, c.active, wide, c.level_bitmap, d.arch);
   for (int blocks = resident_blocks(d, shape.threads, shape.blocks); blocks >= 1; --blocks) {
     const cuda::std::size_t budget = block_budget(d, blocks);
     const int first = path == histogram_path::global_atomics ? 0 : 1;
@@ -535,11 +537,14 @@ struct partition_bins_layout {
 };
 
 /// The partition path's tile for samples of `sample_bytes` bytes: the scatter's samples per block and round, and
-/// the keys the table indexes.
+/// the keys the table indexes (the same on every device, whatever the scatter's shape there).
 ONCHIP_HOST_DEVICE constexpr int partition_tile(int sample_bytes) {
-  const tuning::partition_shape shape = tuning::partition_scatter_shape(sample_bytes);
+  const tuning::partition_shape shape = tuning::partition_scatter_shape(sample_bytes, 0);
   return shape.threads * shape.items;
 }
+static_assert(partition_tile(4) == tuning::partition_scatter_shape(4, 90).threads *
+                                       tuning::partition_scatter_shape(4, 90).items,
+              "the scatter's shapes must make the same tile on every device: the bucket pass compiles it in");
 
 /// Tiles of `tile` samples that `samples` samples take (the last one may be partial).
 ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_tiles(cuda::std::size_t samples, int tile) {
@@ -573,7 +578,7 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
                                                     cuda::std::size_t cap) {
   if (!serves(histogram_path::partition, c)) { return {}; }
   const long long bins = c.total_bins();
-  const int threads = tuning::partition_scatter_shape(c.sample_bytes).threads;
+  const int threads = tuning::partition_scatter_shape(c.sample_bytes, d.arch).threads;
   const int tile_samples = partition_tile(c.sample_bytes);
   const auto tile = static_cast<cuda::std::size_t>(tile_samples);
   for (int s = tuning::partition_max_slice_bits; s >= tuning::partition_min_slice_bits; --s) {

@@ -208,13 +208,23 @@ inline constexpr int partition_max_buckets = 4096;
 /// Samples of 4 bytes or fewer: 512 x 32 (tiles of 16384, up to 128 registers a thread): against 1024 x 8, at 2^24
 /// bins 11-15% more GB/s (uniform and Zipf keys, 64-bit counters), at 2^22 2-4%, at 2^20 -4 to -1% (1 GiB, H100,
 /// 2026-12-05; 512 x 16, tiles of 8192 at 128 registers, measured as 1024 x 8: the runs' length is the gain).
-/// 8-byte samples: 1024 x 8 (32 of them a thread with the next tile's in flight spilled at 128 registers).
+/// From sm_90 on the same tiles as 1024 x 16 (64 registers: twice the warps to hide the scatter's shared-memory
+/// latency): against 512 x 32, +1-4% at 2^24 bins on uniform keys and 64-bit counters (Zipf keys -2 to +1%), 0 to
+/// +8% at 2^22 and 2^20 (1 GiB, H100, two device calls, 2026-12-05); before sm_90 that shape spills. 8-byte
+/// samples: 1024 x 8 (32 of them a thread with the next tile's in flight spilled at 128 registers). `arch`: the
+/// device's compute capability x 10 (where the device runs PTX of an earlier architecture, run_partition launches
+/// the earlier shape within the same plan); the tile is the same for every arch.
 struct partition_shape {
   int threads;
   int items;
 };
-ONCHIP_HOST_DEVICE constexpr partition_shape partition_scatter_shape(int sample_bytes) {
-  return sample_bytes > 4 ? partition_shape{1024, 8} : partition_shape{512, 32};
+ONCHIP_HOST_DEVICE constexpr partition_shape partition_scatter_shape(int sample_bytes, int arch) {
+  if (sample_bytes > 4) { return {1024, 8}; }
+  return arch >= 90 ? partition_shape{1024, 16} : partition_shape{512, 32};
+}
+/// Whether the scatter's shape for `sample_bytes`-byte samples is compiled and launched only on sm_90 and later.
+ONCHIP_HOST_DEVICE constexpr bool partition_scatter_sm90_only(int sample_bytes, int threads) {
+  return threads != partition_scatter_shape(sample_bytes, 0).threads;
 }
 inline constexpr int partition_scatter_blocks = 1;
 /// The bucket pass: one block of 1024 threads per SM around one bucket's counters, two batches of 2 vectors of 8
