@@ -20,8 +20,8 @@ ONCHIP_GPU_TEST_CASE("the partition path from PTX of an earlier architecture: f3
   CHECK(a.ptxVersion == 80);  // what this test is about: the code was compiled for sm_80
   for (std::size_t n : {std::size_t{100003}, hist_test::sized((std::size_t{1} << 21) + 5)}) {
     INFO(n << " samples");
-    hist_test::check_even<unsigned>(hist_test::make_samples<float>(n, 0.0, 1.0, hist_test::distribution::uniform, 41),
-                                    1 << 20, 0.0f, 1.0f, 4, histogram_path::partition);
+    const auto f32 = hist_test::make_samples<float>(n, 0.0, 1.0, hist_test::distribution::uniform, 41);
+    hist_test::check_even<unsigned>(f32, 1 << 20, 0.0f, 1.0f, 4, histogram_path::partition);  // misaligned
     hist_test::check_even<unsigned>(hist_test::make_samples<std::uint32_t>(n, 0.0, 4294967296.0,
                                                                            hist_test::distribution::skewed, 42),
                                     1 << 20, 0LL, 4294967296LL, 0, histogram_path::partition);
