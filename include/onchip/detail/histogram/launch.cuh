@@ -335,7 +335,8 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
   }
   // The sm_90 shape only where this translation unit's kernels run code compiled for sm_90 or later (PTX of an
   // earlier architecture keeps the earlier shape, whose shared memory and grid the plan's hold too).
-  bool wide = since90.threads != before.threads && plan.threads == since90.threads;
+  bool wide =
+      plan.threads == since90.threads && tuning::partition_scatter_sm90_only(sample_bytes, since90.threads);
   if (wide) {
     int arch = 0;
     if (cudaError_t e = compiled_arch<
