@@ -1,7 +1,10 @@
 // What holds a streaming read of 1 GiB below the memory's rate: the loads a kernel keeps in flight per SM, the L1
 // room its shared memory leaves them, the work each vector costs between rounds of loads, and whether asking the
 // L2 for a later round ahead of the loads helps. One kernel shape a row over the same buffer, beside the read
-// ceiling. Results: markdown on stdout, read_limits.csv in the output folder.
+// ceiling. A second table reads the same GiB as the partition path's bucket pass reads its keys: tiles of 32 KiB,
+// each split into equal runs, one block per run index reading that run of every tile in turn, so the memory
+// serves short runs 32 KiB apart. Results: markdown on stdout, read_limits.csv and read_runs.csv in the output
+// folder.
 #include <onchip/load.cuh>
 
 #include <string>
@@ -82,6 +85,43 @@ __global__ void __launch_bounds__(Threads) read_kernel(const uint4* in, std::siz
   if (acc == 0x9e3779b9u) { out[0] = acc; }  // keeps the loads alive
 }
 
+/// The bucket pass's order: block j reads run j (Run bytes from j * Run + Shift) of every 32 KiB tile, each thread
+/// V 16-byte vectors of the block's sequence of runs at a time (a run's vectors consecutive, then the next tile's).
+template <int Threads, int V, int Run, int Shift>
+__global__ void __launch_bounds__(Threads) runs_kernel(const uint4* in, std::size_t n, unsigned* out) {
+  constexpr std::size_t tile = 32768 / 16, per_run = Run / 16;  // in vectors
+  static_assert(Run % 16 == 0 && Shift % 16 == 0 && Run + Shift <= 32768, "runs of whole vectors in a tile");
+  const std::size_t tiles = (n - Shift / 16) / tile, total = tiles * per_run;  // as runs_read_bytes counts
+  const std::size_t first = std::size_t{blockIdx.x} * per_run + Shift / 16;
+  unsigned acc = 0;
+  std::size_t g = threadIdx.x;
+  for (; g + (V - 1) * Threads < total; g += V * Threads) {
+    uint4 r[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      const std::size_t q = g + k * Threads;
+      r[k] = onchip::load<onchip::cache::stream>(in + q / per_run * tile + first + q % per_run);
+    }
+#pragma unroll
+    for (int k = 0; k < V; ++k) { acc ^= r[k].x ^ r[k].y ^ r[k].z ^ r[k].w; }
+  }
+  for (; g < total; g += Threads) { acc ^= in[g / per_run * tile + first + g % per_run].x; }
+  if (acc == 0x9e3779b9u) { out[0] = acc; }  // keeps the loads alive
+}
+
+/// What runs_kernel reads of n vectors.
+std::size_t runs_read_bytes(std::size_t n, int shift) { return (n - shift / 16) / 2048 * 32768; }
+
+struct runs_shape {
+  void (*kernel)(const uint4*, std::size_t, unsigned*);
+  int threads, vectors, run, shift;
+};
+
+template <int Threads, int V, int Run, int Shift = 0>
+runs_shape make_runs() {
+  return {runs_kernel<Threads, V, Run, Shift>, Threads, V, Run, Shift};
+}
+
 struct shape {
   void (*kernel)(const uint4*, std::size_t, unsigned*);
   int threads, blocks, vectors, smem_kib;
@@ -142,6 +182,32 @@ int main(int argc, char** argv) {
   }
   t.print();
   t.save(o.out, "read_limits.csv");
+
+  // Runs of a tile: 1024 threads an SM (the bucket pass's block), the runs of 32 KiB / run bytes blocks in all.
+  const runs_shape runs[] = {
+      make_runs<1024, 4, 32>(),      make_runs<1024, 8, 32>(),     make_runs<1024, 4, 64>(),
+      make_runs<1024, 8, 64>(),      make_runs<1024, 4, 64, 16>(), make_runs<1024, 8, 64, 16>(),
+      make_runs<1024, 4, 128>(),     make_runs<1024, 4, 128, 16>(), make_runs<1024, 8, 128, 16>(),
+      make_runs<1024, 4, 256>(),     make_runs<1024, 4, 512>(),
+  };
+  bench::table r("The same GiB read as short runs of 32 KiB tiles, in the bucket pass's order (GB/s of the "
+                 "input; median of " + std::to_string(o.runs) + " runs)",
+                 {"run bytes", "run start in its slot (bytes)", "32-byte sectors a run", "blocks",
+                  "vectors a thread", "GB/s", "read ceiling", "% of ceiling"});
+  for (const runs_shape& s : runs) {
+    const std::string label = "runs of " + std::to_string(s.run) + ", shift " + std::to_string(s.shift);
+    if (!o.filter.empty() && label.find(o.filter) == std::string::npos) { continue; }
+    const double ceiling_ms = bench::read_ceiling_ms(o, data, bytes, scratch);
+    const int blocks = 32768 / s.run;
+    const double ms = bench::median_ms(o, [&] { s.kernel<<<blocks, s.threads>>>(data, bytes / 16, scratch); });
+    const double gbs = static_cast<double>(runs_read_bytes(bytes / 16, s.shift)) / ms / 1e6;
+    const double ceiling = static_cast<double>(bytes) / ceiling_ms / 1e6;
+    r.add({std::to_string(s.run), std::to_string(s.shift), std::to_string((s.run + s.shift % 32 + 31) / 32),
+           std::to_string(blocks), std::to_string(s.vectors), bench::fixed(gbs), bench::fixed(ceiling),
+           bench::fixed(100.0 * gbs / ceiling, 1)});
+  }
+  r.print();
+  r.save(o.out, "read_runs.csv");
   BENCH_CHECK(cudaFree(data));
   BENCH_CHECK(cudaFree(scratch));
   return 0;

@@ -4,7 +4,8 @@
 // the table's 16-bit offsets, and takes no returning global atomic (no room reserved: each tile's keys have their
 // own place; its global reductions are the per-bucket sizes and the direct bucket's counters, at the block's end);
 // the bucket pass gathers the keys as 16-byte vectors and counts each with one shared atomic without return, then
-// adds its counters into the output with plain stores or global reductions.
+// adds its counters into the output with plain stores or global reductions; where runs are short it asks the L2
+// for the next round's runs (a prefetch to L2, CCTL.E.PF2 in the SASS).
 //
 // contract sass * lacks LDL|STL
 // contract sass k_scatter has ATOMS\.(ADD|POPC\.INC\.32) R[0-9]+,
@@ -18,6 +19,7 @@
 // contract sass k_bins has LDG\.E\.128\.CONSTANT
 // contract sass k_bins has REDG?\.E\.ADD
 // contract sass k_bins lacks ATOMG|LDS\.U16
+// contract sass k_bins has CCTL\.E\.PFX
 #include <onchip/histogram.cuh>
 
 namespace {

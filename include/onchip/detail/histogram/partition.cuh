@@ -467,11 +467,29 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_gathered_keys(unsigned counters, uns
   }
 }
 
+/// Asks the L2 for the lines of lane l's run in tile x0 + l (bounds: both table entries; up to 4 lines of 128
+/// bytes, 64 keys each), so that the round which counts them finds them there.
+template <unsigned Tile>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void prefetch_runs(const cuda::std::uint16_t* keys, unsigned x0, unsigned bounds,
+                                                    unsigned warp_end, int lane) {
+  const unsigned x = x0 + lane;
+  if (x >= warp_end) { return; }
+  const unsigned lo = x * Tile + (bounds & 0xffffu), hi = x * Tile + (bounds >> 16);
+  if (hi <= lo) { return; }
+  const unsigned last = (hi - 1) / 64;
+#  pragma unroll 1
+  for (unsigned line = lo / 64, k = 0; line <= last && k < 4; ++line, ++k) {
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(keys + static_cast<cuda::std::size_t>(line) * 64));
+  }
+}
+
 /// One warp's share of an item, tiles [warp_first, warp_end) of bucket `row / tiles`'s row of the table: 32 tiles
 /// a round, the next round's bounds read while this one's keys are counted, and two batches of Gather vectors per
 /// lane in flight (the next batch's loads issued before this one's keys are counted), also across rounds: a
 /// round's last batch is counted after the next round's first one is fetched, so short runs (few batches a round)
-/// keep loads in flight too.
+/// keep loads in flight too. Where runs are short (under 16 vectors on average), the next round's runs are asked
+/// of the L2 once this round's first batch is counted: short runs scattered over the chunk read from DRAM at a
+/// rate that grows with the bytes in flight, more than registers hold (bench/NOTES.md).
 template <int Gather, unsigned Tile>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, unsigned row, unsigned warp_first,
                                                        unsigned warp_end, int lane, unsigned counters,
@@ -488,6 +506,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, 
   unsigned in_run[Gather];
   uint4 keys[Gather];
   round.fetch(vectors, 0, lane, in_run, keys);
+  bool prefetched = false;  // the next round's runs, asked of the L2 once this round's first batch is counted
   for (;;) {  // warp-uniform: every lane shuffles
     unsigned next_in_run[Gather] = {};
     uint4 next_keys[Gather];
@@ -499,10 +518,15 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, 
       g0 = 0;
       round = key_round<Gather, Tile>(x0, next, lane);
       next = bounds(x0 + 32);
+      prefetched = false;
     }
     if (more) { round.fetch(vectors, g0, lane, next_in_run, next_keys); }
     count_gathered_keys<Gather>(counters, spare, in_run, keys);
     if (!more) { return; }
+    if (same_round && !prefetched && !round.long_runs) {
+      prefetch_runs<Tile>(p.keys, x0 + 32, next, warp_end, lane);
+      prefetched = true;
+    }
 #  pragma unroll
     for (int u = 0; u < Gather; ++u) {
       in_run[u] = next_in_run[u];
