@@ -19,7 +19,7 @@
 // contract sass k_bins has LDG\.E\.128\.CONSTANT
 // contract sass k_bins has REDG?\.E\.ADD
 // contract sass k_bins lacks ATOMG|LDS\.U16
-// contract sass k_bins has CCTL\.E\.PFX
+// contract sass k_bins has CCTL\.E\.PF2
 #include <onchip/histogram.cuh>
 
 namespace {
