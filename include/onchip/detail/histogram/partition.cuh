@@ -506,7 +506,6 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, 
   unsigned in_run[Gather];
   uint4 keys[Gather];
   round.fetch(vectors, 0, lane, in_run, keys);
-  bool prefetched = false;  // the next round's runs, asked of the L2 once this round's first batch is counted
   for (;;) {  // warp-uniform: every lane shuffles
     unsigned next_in_run[Gather] = {};
     uint4 next_keys[Gather];
@@ -518,14 +517,12 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, 
       g0 = 0;
       round = key_round<Gather, Tile>(x0, next, lane);
       next = bounds(x0 + 32);
-      prefetched = false;
     }
     if (more) { round.fetch(vectors, g0, lane, next_in_run, next_keys); }
     count_gathered_keys<Gather>(counters, spare, in_run, keys);
     if (!more) { return; }
-    if (same_round && !prefetched && !round.long_runs) {
+    if (g0 == 32 * Gather && !round.long_runs) {  // the round's first batch is counted (g0: its second)
       prefetch_runs<Tile>(p.keys, x0 + 32, next, warp_end, lane);
-      prefetched = true;
     }
 #  pragma unroll
     for (int u = 0; u < Gather; ++u) {
