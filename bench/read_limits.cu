@@ -85,13 +85,17 @@ __global__ void __launch_bounds__(Threads) read_kernel(const uint4* in, std::siz
   if (acc == 0x9e3779b9u) { out[0] = acc; }  // keeps the loads alive
 }
 
+/// The 32 KiB tiles runs_kernel reads of n vectors, its runs starting `shift` bytes into their slots (the last
+/// tile's last run must end within the buffer).
+__host__ __device__ constexpr std::size_t run_tiles(std::size_t n, int shift) { return (n - shift / 16) / 2048; }
+
 /// The bucket pass's order: block j reads run j (Run bytes from j * Run + Shift) of every 32 KiB tile, each thread
 /// V 16-byte vectors of the block's sequence of runs at a time (a run's vectors consecutive, then the next tile's).
 template <int Threads, int V, int Run, int Shift>
 __global__ void __launch_bounds__(Threads) runs_kernel(const uint4* in, std::size_t n, unsigned* out) {
   constexpr std::size_t tile = 32768 / 16, per_run = Run / 16;  // in vectors
   static_assert(Run % 16 == 0 && Shift % 16 == 0 && Run + Shift <= 32768, "runs of whole vectors in a tile");
-  const std::size_t tiles = (n - Shift / 16) / tile, total = tiles * per_run;  // as runs_read_bytes counts
+  const std::size_t total = run_tiles(n, Shift) * per_run;
   const std::size_t first = std::size_t{blockIdx.x} * per_run + Shift / 16;
   unsigned acc = 0;
   std::size_t g = threadIdx.x;
@@ -108,9 +112,6 @@ __global__ void __launch_bounds__(Threads) runs_kernel(const uint4* in, std::siz
   for (; g < total; g += Threads) { acc ^= in[g / per_run * tile + first + g % per_run].x; }
   if (acc == 0x9e3779b9u) { out[0] = acc; }  // keeps the loads alive
 }
-
-/// What runs_kernel reads of n vectors.
-std::size_t runs_read_bytes(std::size_t n, int shift) { return (n - shift / 16) / 2048 * 32768; }
 
 struct runs_shape {
   void (*kernel)(const uint4*, std::size_t, unsigned*);
@@ -200,7 +201,7 @@ int main(int argc, char** argv) {
     const double ceiling_ms = bench::read_ceiling_ms(o, data, bytes, scratch);
     const int blocks = 32768 / s.run;
     const double ms = bench::median_ms(o, [&] { s.kernel<<<blocks, s.threads>>>(data, bytes / 16, scratch); });
-    const double gbs = static_cast<double>(runs_read_bytes(bytes / 16, s.shift)) / ms / 1e6;
+    const double gbs = static_cast<double>(run_tiles(bytes / 16, s.shift) * 32768) / ms / 1e6;
     const double ceiling = static_cast<double>(bytes) / ceiling_ms / 1e6;
     r.add({std::to_string(s.run), std::to_string(s.shift), std::to_string((s.run + s.shift % 32 + 31) / 32),
            std::to_string(blocks), std::to_string(s.vectors), bench::fixed(gbs), bench::fixed(ceiling),
