@@ -89,8 +89,9 @@ __global__ void __launch_bounds__(Threads) read_kernel(const uint4* in, std::siz
 /// tile's last run must end within the buffer).
 __host__ __device__ constexpr std::size_t run_tiles(std::size_t n, int shift) { return (n - shift / 16) / 2048; }
 
-/// The bucket pass's order: block j reads run j (Run bytes from j * Run + Shift) of every 32 KiB tile, each thread
-/// V 16-byte vectors of the block's sequence of runs at a time (a run's vectors consecutive, then the next tile's).
+/// The bucket pass's order: block j reads run j (Run bytes from j * Run + Shift) of every 32 KiB tile, each
+/// thread V 16-byte vectors of the block's sequence of runs at a time (a run's vectors consecutive, then the next
+/// tile's).
 template <int Threads, int V, int Run, int Shift>
 __global__ void __launch_bounds__(Threads) runs_kernel(const uint4* in, std::size_t n, unsigned* out) {
   constexpr std::size_t tile = 32768 / 16, per_run = Run / 16;  // in vectors
