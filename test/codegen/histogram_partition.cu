@@ -1,7 +1,6 @@
 // Instruction contracts of the partition path's kernels (release build, ONCHIP_CHECKS=0), f32 samples in even
 // bins: nothing in local memory; the scatter ranks each sample with one returning shared atomic (or counts a
-// sample of its direct bucket with one returning shared atomic on its packed 16-bit counter, and one without
-// return where that takes half a counter's range back out), writes a tile's keys as 16-byte vectors and
+// sample of its direct bucket with one shared atomic without return), writes a tile's keys as 16-byte vectors and
 // the table's 16-bit offsets, and takes no returning global atomic (no room reserved: each tile's keys have their
 // own place; its global reductions are the per-bucket sizes and the direct bucket's counters, at the block's end);
 // the bucket pass gathers the keys as 16-byte vectors and counts each with one shared atomic without return, then
@@ -10,7 +9,7 @@
 //
 // contract sass * lacks LDL|STL
 // contract sass k_scatter has ATOMS\.(ADD|POPC\.INC\.32) R[0-9]+,
-// contract sass k_scatter has ATOMS\.ADD RZ,
+// contract sass k_scatter has ATOMS\.POPC\.INC\.32 RZ,
 // contract sass k_scatter has REDG?\.E\.ADD
 // contract sass k_scatter has STG\.E\.128
 // contract sass k_scatter has STG\.E\.U16

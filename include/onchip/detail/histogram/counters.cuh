@@ -111,14 +111,6 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void shared_red(unsigned addr, C v) {
   }
 }
 
-/// Atomic add of `v` into the 32-bit word at the shared-window address `addr`, returning the word's value before
-/// it (one ATOMS, no generic-to-shared conversion).
-ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned shared_add(unsigned addr, unsigned v) {
-  unsigned old;
-  asm volatile("atom.shared.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(addr), "r"(v) : "memory");
-  return old;
-}
-
 /**
  * Counts `weight` in `bin` of one replica. uint16_t counters (two per word) carry into `carry` (a 32-bit histogram
  * of `bins` bins): when the low half of a word wraps, the hardware add has also raised the high half by one, so

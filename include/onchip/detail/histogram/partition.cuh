@@ -4,10 +4,9 @@
 //      and writes the tile's keys (the low slice_bits bits of each bin, 16-bit) sorted by bucket to the tile's own
 //      place in the workspace (one coalesced 16-byte store per thread), with each bucket's first key in the tile
 //      in a table (bucket-major, so the bucket pass reads a bucket's row coalesced); each block adds its keys per
-//      bucket into the buckets' sizes once, at its end. A block's first skewed tile (a bucket holding over an
-//      eighth of it) makes that bucket the block's direct bucket: its samples, from that tile on, are counted at
-//      once in packed 16-bit shared counters of that bucket (added into the output at the block's end) instead of
-//      being partitioned;
+//      bucket into the buckets' sizes once, at its end. A block's first skewed tile (a bucket holding over an eighth
+//      of it) makes that bucket the block's direct bucket: its samples, from that tile on, are counted at once in
+//      shared counters of that bucket (added into the output at the block's end) instead of being partitioned;
 //   2. the bucket pass: a block counts one bucket's keys (or those of a range of tiles, for a large bucket) in
 //      shared memory, gathering each tile's run of the bucket's keys, and adds the counters into the output:
 //      without atomics where one block counts the whole bucket.
@@ -176,56 +175,30 @@ enum class scatter_rank { plain, direct, aggregate };
 /// A bin that the block counted in its direct bucket's counters: neither ranked nor staged.
 inline constexpr unsigned direct_counted = 0xfffffffeu;
 
-/// What a half of the direct bucket's packed counters hands to the output at a time (direct_add).
-inline constexpr unsigned direct_half_credit = 0x8000u;
-
-/// Takes direct_half_credit out of the half at `shift` of the packed word at shared address `at` and adds it to
-/// `out` (direct_add). Not inlined: the rare branch then holds no registers of its own in the scatter's loop
-/// (inline, a global address spilled on sm_80).
-template <class Counter>
-ONCHIP_DEVICE __noinline__ void direct_credit(unsigned at, unsigned shift, Counter* out) {
-  shared_red(at, 0u - (direct_half_credit << shift));
-  atomic_add<false>(out, static_cast<Counter>(direct_half_credit));
-}
-
-/**
- * Counts key `key` of the block's direct bucket, whose counters are packed 16-bit (key k in half k % 2 of padded
- * word k / 2 at shared address `counters`): half the shared memory of 32-bit ones. A half never wraps: the add
- * that takes it from 0x7fff to direct_half_credit, seen by the one thread that made it, takes that much back out
- * of the word and adds it to the key's bin in the output (`out`): direct_credit, one global atomic per 32768
- * samples of a bin at most. Until that thread has, the block's others add less than a tile (a barrier closes each
- * tile's ranking and each tile's staging), and tiles hold at most 2^15 samples (partition_scatter's
- * static_assert), so the half stays below 0x8000 + 0x7fff.
- */
-template <class Counter>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void direct_add(unsigned counters, unsigned key, Counter* out) {
-  const unsigned shift = (key & 1u) * 16u, at = padded_counter(counters, key >> 1);
-  const unsigned old = shared_add(at, 1u << shift);
-  if (((old >> shift) & 0xffffu) == direct_half_credit - 1u) { direct_credit(at, shift, out); }
-}
-
 /**
  * Each sample's rank in its bucket, by one returning atomic on the bucket's count; samples in no bin count in one
  * of 32 spare counters past the buckets' (by lane), so no branch skips the atomic. Direct (and Aggregate): a
- * sample of bucket `direct` is counted at once in the block's counters of that bucket (direct_add: `counters`
- * their shared address, `hist` the output) and its bin becomes direct_counted. Aggregate (after a skewed tile: its
- * bucket `hot`, not `direct`, held over an eighth of it): the lanes of a warp in bucket `hot` take their ranks
- * with one atomic, the lowest such lane's, since keys piling into one bucket otherwise serialize on its counter
- * (aggregating every bucket with __match_any_sync cost 40% on uniform keys, and lane 0's bucket instead of `hot`
- * left the warps whose lane 0 is elsewhere serialized: bench/NOTES.md). Ranks are below 2^16, two to a register.
+ * sample of bucket `direct` is counted at once in the block's counters of that bucket (`counters`: their shared
+ * address) and its bin becomes direct_counted. Aggregate (after a skewed tile: its bucket `hot`, not `direct`,
+ * held over an eighth of it): the lanes of a warp in bucket `hot` take their ranks with one atomic, the lowest
+ * such lane's, since keys piling into one bucket otherwise serialize on its counter (aggregating every bucket
+ * with __match_any_sync cost 40% on uniform keys, and lane 0's bucket instead of `hot` left the warps whose lane 0
+ * is elsewhere serialized: bench/NOTES.md). Ranks are below 2^16, two to a register.
  */
-template <scatter_rank Mode, int Items, class Counter>
+template <scatter_rank Mode, int Items>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void rank_scatter_tile(unsigned* count, const partition_args& p, int lane,
                                                         unsigned hot, unsigned direct, unsigned counters,
-                                                        Counter* hist, unsigned (&bin)[Items],
-                                                        unsigned (&rank)[Items / 2]) {
+                                                        unsigned (&bin)[Items], unsigned (&rank)[Items / 2]) {
   constexpr unsigned none = 0xffffffffu, all = 0xffffffffu;
   const unsigned mask = (1u << p.slice_bits) - 1u;
 #  pragma unroll
   for (int k = 0; k < Items; ++k) {
     const unsigned bucket = bin[k] != none ? bin[k] >> p.slice_bits : p.buckets + lane;
     const bool counted = Mode != scatter_rank::plain && bucket == direct;
-    if (counted) { direct_add(counters, bin[k] & mask, hist + bin[k]); }
+    if (counted) {
+      const unsigned key = bin[k] & mask;
+      shared_red(padded_counter(counters, key), 1u);
+    }
     unsigned r = 0;
     if constexpr (Mode == scatter_rank::aggregate) {
       const unsigned peers = __ballot_sync(all, bucket == hot);
@@ -272,13 +245,13 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void publish_scatter_tile(const partition_scatt
 }
 
 /// Stages a tile's keys (the low bits of each bin) in bucket order (Drop: less the `dropped` keys of bucket
-/// `drop`, which are counted in the direct counters instead: direct_add, `counters` being their shared address
-/// and `hist` the output); samples in no bin or counted directly write the thread's spare slot past the tile
-/// (`spare`): a select, no branch, and no two threads store to one slot.
-template <bool Drop, int Items, class Counter>
+/// `drop`, which are counted in the direct counters instead, `counters` being their shared address); samples in no
+/// bin or counted directly write the thread's spare slot past the tile (`spare`): a select, no branch, and no two
+/// threads store to one slot.
+template <bool Drop, int Items>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_scatter_tile(const partition_scatter_layout::spans& s,
                                                          const partition_args& p, int spare, unsigned drop,
-                                                         unsigned dropped, unsigned counters, Counter* hist,
+                                                         unsigned dropped, unsigned counters,
                                                          const unsigned (&bin)[Items],
                                                          const unsigned (&rank)[Items / 2]) {
   const unsigned mask = (1u << p.slice_bits) - 1u;
@@ -287,7 +260,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_scatter_tile(const partition_scatter
     const unsigned r = (rank[k / 2] >> (k % 2 * 16)) & 0xffffu;
     const unsigned bucket = bin[k] < direct_counted ? bin[k] >> p.slice_bits : p.buckets;
     const unsigned key = bin[k] & mask;
-    if (Drop && bucket == drop) { direct_add(counters, key, hist + bin[k]); }
+    if (Drop && bucket == drop) {
+      shared_red(padded_counter(counters, key), 1u);
+    }
     const bool placed = bin[k] < direct_counted && (!Drop || bucket != drop);
     const unsigned at = s.offset[bucket] - (Drop && bucket > drop ? dropped : 0u) + r;
     s.staged[placed ? at : spare] = static_cast<cuda::std::uint16_t>(key);
@@ -307,10 +282,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void finish_scatter(const partition_scatter_lay
   if (direct < static_cast<unsigned>(p.buckets)) {  // every red into them came before the last tile's barriers
     Counter* out = hist + (static_cast<cuda::std::size_t>(direct) << p.slice_bits);
 #  pragma unroll 1
-    for (int w = t; w < 1 << (p.slice_bits - 1); w += Threads) {  // two keys a word
-      const unsigned c = s.direct[w + (w >> 5)];
-      if ((c & 0xffffu) != 0) { atomic_add<false>(out + 2 * w, static_cast<Counter>(c & 0xffffu)); }
-      if ((c >> 16) != 0) { atomic_add<false>(out + 2 * w + 1, static_cast<Counter>(c >> 16)); }
+    for (int i = t; i < 1 << p.slice_bits; i += Threads) {
+      const unsigned c = s.direct[i + (i >> 5)];
+      if (c != 0) { atomic_add<false>(out + i, static_cast<Counter>(c)); }
     }
   }
   if (t < 32 && p.ignored != nullptr) {
@@ -330,7 +304,6 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
   constexpr int tile = Threads * Items;
   static_assert(tile < 65536, "a tile's ranks and the table's offsets must fit 16 bits");
   static_assert(Items % 8 == 0, "a tile's keys are written as 16-byte vectors of 8 keys");
-  static_assert(tile <= 1 << 15, "the direct bucket's packed counters stay below 2^16 only with such tiles");
   const auto s = onchip::carve(partition_scatter_layout{p.buckets, tile, p.slice_bits, p.direct, Threads});
   const int t = block_rank(), lane = t % 32;
   const cuda::std::size_t n = job.row_samples;
@@ -344,7 +317,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     s.count[j] = 0;
     if (j < p.buckets) { s.total[j] = 0; }
   }
-  for (int i = t; p.direct && i < padded_words(1 << (p.slice_bits - 1)) / 4; i += Threads) {
+  for (int i = t; p.direct && i < padded_words(1 << p.slice_bits) / 4; i += Threads) {
     reinterpret_cast<uint4*>(s.direct)[i] = make_uint4(0, 0, 0, 0);
   }
   if (t == 0) { *s.skewed = 0; }
@@ -369,11 +342,11 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     }
     load_scatter_tile<Threads>(job.samples, n, x + gridDim.x, t, v);
     if (skewed && hot != direct) {
-      rank_scatter_tile<scatter_rank::aggregate>(s.count, p, lane, hot, direct, counters, job.hist[0], bin, rank);
+      rank_scatter_tile<scatter_rank::aggregate>(s.count, p, lane, hot, direct, counters, bin, rank);
     } else if (direct != none) {
-      rank_scatter_tile<scatter_rank::direct>(s.count, p, lane, hot, direct, counters, job.hist[0], bin, rank);
+      rank_scatter_tile<scatter_rank::direct>(s.count, p, lane, hot, direct, counters, bin, rank);
     } else {
-      rank_scatter_tile<scatter_rank::plain>(s.count, p, lane, hot, direct, counters, job.hist[0], bin, rank);
+      rank_scatter_tile<scatter_rank::plain>(s.count, p, lane, hot, direct, counters, bin, rank);
     }
     // A bucket over an eighth of the tile marks it skewed as its hot bucket (where several are, the
     // highest-numbered: an atomic maximum of skewed_mark, so that no two threads store to the word).
@@ -392,10 +365,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     if (drop != none) {
       dropped = s.offset[drop + 1] - s.offset[drop];
       publish_scatter_tile<Threads>(s, p, x, t, drop, dropped);
-      stage_scatter_tile<true>(s, p, tile + t, drop, dropped, counters, job.hist[0], bin, rank);
+      stage_scatter_tile<true>(s, p, tile + t, drop, dropped, counters, bin, rank);
     } else {
       publish_scatter_tile<Threads>(s, p, x, t, none, 0u);
-      stage_scatter_tile<false>(s, p, tile + t, none, 0u, counters, job.hist[0], bin, rank);
+      stage_scatter_tile<false>(s, p, tile + t, none, 0u, counters, bin, rank);
     }
     __syncthreads();
     // The tile's keys, the last vector's tail unused.

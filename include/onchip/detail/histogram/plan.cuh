@@ -482,9 +482,8 @@ ONCHIP_HOST_DEVICE constexpr unsigned padded_counter(unsigned counters, unsigned
 
 /// The partition path's scatter: a tile's keys staged by bucket (and a spare slot per thread, for its samples in
 /// no bin or counted directly), per bucket its count (and 32 spare counts) and offset in the tile and its keys in
-/// the block's tiles so far, and where `direct`, the counters of the block's direct bucket (one bucket's, packed
-/// 16-bit two to a word, padded: the bucket a skewed tile piled into, whose later samples the block counts in
-/// place of partitioning them).
+/// the block's tiles so far, and where `direct`, the counters of the block's direct bucket (one bucket's, padded:
+/// the bucket a skewed tile piled into, whose later samples the block counts in place of partitioning them).
 struct partition_scatter_layout {
   int buckets;
   int tile;
@@ -510,8 +509,7 @@ struct partition_scatter_layout {
     s.warp_sums = c.take<unsigned>(32).data();
     s.skewed = c.take<unsigned>(1).data();
     if (direct) {
-      const auto words = static_cast<cuda::std::size_t>(padded_words(1 << (slice_bits - 1)));
-      s.direct = c.take_aligned<16, unsigned>(words).data();
+      s.direct = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits))).data();
     }
     return s;
   }
