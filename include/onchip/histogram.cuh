@@ -238,9 +238,9 @@ class block_histogram {
 // is true. Errors: cudaErrorInvalidValue with last_error_message() for bad input, before anything is launched or
 // written. Everything whose bins fit on chip needs no temporary storage; one channel of more bins than shared
 // memory holds (e.g. 2^20-2^27 bins on an H200) is counted in two passes through a workspace: by default
-// allocated and freed stream-ordered from the library's own memory pool on the device, never more than 320 MiB
+// allocated and freed stream-ordered from the library's own memory pool on the device, never more than 576 MiB
 // whatever the input's size, or given by the caller (histogram_options::workspace, sized by
-// histogram_workspace_bytes). The pool keeps up to 320 MiB reserved between calls, so that repeated calls do not
+// histogram_workspace_bytes). The pool keeps up to 576 MiB reserved between calls, so that repeated calls do not
 // map memory again (histogram_release_workspace gives it back). If the allocation fails, the call counts with one
 // global atomic per sample instead.
 // ---------------------------------------------------------------------------------------------------------------
@@ -277,7 +277,7 @@ cudaError_t histogram_workspace_bytes(cuda::std::size_t n, int num_bins, cuda::s
 
 /**
  * @brief Gives back to the current device the memory that the library's workspace pool keeps reserved between
- * calls (up to 320 MiB, after a call that allocated its own workspace): the pool is destroyed, and its memory
+ * calls (up to 576 MiB, after a call that allocated its own workspace): the pool is destroyed, and its memory
  * returns once the calls in flight that use it are done. Later calls make a new pool. Call it before
  * cudaDeviceReset, which destroys the pool under the library, and not while another host thread is inside a
  * histogram call.

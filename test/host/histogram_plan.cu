@@ -257,9 +257,10 @@ TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded ch
           // Inputs past the cap's keys run in chunks: the workspace stays within the cap whatever n is.
           CHECK(p.partition.workspace_bytes <= tuning::partition_workspace_cap);
           // One chunk when all of n's tiles fit with their table rows, the buckets' sizes and 32 bytes of alignment.
-          const std::size_t tiles = (n + 8191) / 8192;
+          const auto tile = static_cast<std::size_t>(onchip::detail::partition_tile(4));
+          const std::size_t tiles = (n + tile - 1) / tile;
           CHECK((p.partition.chunk_samples == n) ==
-                (tiles * (8192 * 2 + (buckets + 1) * 2) + buckets * 4 + 32 <= tuning::partition_workspace_cap));
+                (tiles * (tile * 2 + (buckets + 1) * 2) + buckets * 4 + 32 <= tuning::partition_workspace_cap));
         }
       }
     }
