@@ -6,12 +6,24 @@ distribution, onchip (filled) and CUB (hollow) per sample type, and the read cei
 """
 import argparse
 import csv
+import os
 import statistics
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+
+def gpu_name(args):
+    """The GPU's short name: --gpu, else the first field of gpu.txt beside the CSV (bench/run writes it)."""
+    if args.gpu:
+        return args.gpu
+    try:
+        with open(os.path.join(os.path.dirname(args.csv) or ".", "gpu.txt")) as f:
+            return f.read().split(",")[0].replace("NVIDIA ", "").strip() or "GPU"
+    except OSError:
+        return "GPU"
 
 
 def number(text):
@@ -25,6 +37,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--csv", default="bench/results/histogram.csv")
     parser.add_argument("--out", default="bench/results/histogram.png")
+    parser.add_argument("--gpu", default=None, help="the GPU's name for the axis (default: gpu.txt beside the CSV)")
     args = parser.parse_args()
     with open(args.csv, newline="") as f:
         rows = list(csv.DictReader(f))
@@ -64,7 +77,7 @@ def main():
         ax.set_xlabel("bins")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7, loc="center right")
-    axes[0].set_ylabel("GB/s of input (1 GiB, H200)")
+    axes[0].set_ylabel(f"GB/s of input (1 GiB, {gpu_name(args)})")
     fig.suptitle("onchip device-wide histogram vs CUB DeviceHistogram (filled: onchip, hollow: CUB)")
     fig.tight_layout()
     fig.savefig(args.out, dpi=110)
