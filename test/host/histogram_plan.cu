@@ -82,7 +82,7 @@ void check_partition(const histogram_call& c, const device_limits& d, const laun
   CHECK(p.threads == threads);
   const std::size_t tile = static_cast<std::size_t>(threads) * static_cast<std::size_t>(items);
   if (q.chunk_samples < n) { CHECK(q.chunk_samples % tile == 0); }  // whole tiles: chunks keep the alignment
-  CHECK(q.chunk_samples < (std::size_t{1} << 32));  // the passes index a chunk's keys in 32 bits
+  CHECK(q.chunk_samples < (std::size_t{1} << 31));  // 32-bit key indices, and a size's top bit kept for a mark
   // Room for the buckets' sizes, one chunk's tiles of 16-bit keys, the table of a 16-bit offset per bucket and
   // tile (and the tile's keys), and 15 bytes of realignment, within cap.
   const std::size_t tiles = (q.chunk_samples + tile - 1) / tile;
@@ -310,7 +310,7 @@ TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded ch
     check_partition(c, h200, p, cap);
     CHECK(p.partition.chunk_samples < c.row_samples);
   }
-  // A cap past 8 GiB: chunks still hold fewer than 2^32 keys.
+  // A cap past 8 GiB: chunks still hold fewer than 2^31 keys.
   x = c;
   x.row_samples = std::size_t{1} << 34;
   const launch_plan big = plan_histogram(x, h200, histogram_path::automatic, std::size_t{1} << 35);

@@ -317,14 +317,15 @@ cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_ar
 }
 
 /**
- * The partition path over a validated, non-empty call whose output is zeroed (or accumulated into), in chunks of
- * plan.partition.chunk_samples samples, in `workspace` (16-byte aligned, plan.partition.workspace_bytes - 16
- * bytes): per chunk, a memset of the buckets' sizes, the scatter and the bucket pass (partition.cuh).
+ * The partition path over a validated, non-empty call whose output is zeroed (or accumulated into, `accumulate`),
+ * in chunks of plan.partition.chunk_samples samples, in `workspace` (16-byte aligned,
+ * plan.partition.workspace_bytes - 16 bytes): per chunk, a memset of the buckets' sizes, the scatter and the bucket
+ * pass (partition.cuh).
  */
 template <class Job>
 cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char* workspace,
-                          unsigned long long* ignored, int device, const device_limits& d, cudaStream_t stream,
-                          const char* who) {
+                          unsigned long long* ignored, bool accumulate, int device, const device_limits& d,
+                          cudaStream_t stream, const char* who) {
   const partition_plan& q = plan.partition;
   constexpr int sample_bytes = sizeof(typename Job::sample_t), tile = partition_tile(sample_bytes);
   // The scatter's shape on this device (from sm_90 on, a shape of its own: partition_scatter_shape).
@@ -357,13 +358,15 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
                       q.slice_bits,
                       0u,
                       q.item_keys,
-                      q.direct};
+                      q.direct,
+                      false};
   for (cuda::std::size_t first = 0; first < job.row_samples; first += q.chunk_samples) {
     Job chunk = job;
     chunk.samples = job.samples + first;
     chunk.row_samples = std::min(q.chunk_samples, job.row_samples - first);
     const cuda::std::size_t tiles = partition_tiles(chunk.row_samples, tile);
     args.tiles = static_cast<unsigned>(tiles);
+    args.zeroed = !accumulate && first == 0;
     if (cudaError_t e = cuda_call(cudaMemsetAsync(args.sizes, 0, sizes_bytes, stream), who); e != cudaSuccess) {
       return e;
     }
@@ -512,7 +515,7 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   if (plan.path == histogram_path::partition) {
     cudaError_t e = cudaSuccess;
     if constexpr (partition_job_v<Job>) {
-      e = run_partition(job, plan, workspace, options.ignored, device, limits, stream, who);
+      e = run_partition(job, plan, workspace, options.ignored, options.accumulate, device, limits, stream, who);
     } else {
       e = invalid(who, "no kernel of this call's type serves the path partition");
     }

@@ -48,14 +48,20 @@ inline constexpr bool bounded_binner_v<narrow_even<Level>> = true;
 struct partition_args {
   cuda::std::uint16_t* keys;    // tile x's keys at [x * tile, (x + 1) * tile), sorted by bucket
   cuda::std::uint16_t* starts;  // bucket j's first key in tile x at [j * tiles + x]; row `buckets`: the tile's keys
-  unsigned* sizes;              // keys per bucket in the chunk (zeroed before the scatter)
+  unsigned* sizes;              // keys per bucket in the chunk (zeroed before the scatter), direct_mark where a
+                                // scatter block counted some of the bucket's samples in place
   unsigned long long* ignored;  // options.ignored: samples in no bin, counted by the scatter
   int buckets;
   int slice_bits;
   unsigned tiles;  // the chunk's tiles
   cuda::std::size_t item_keys;
   bool direct;  // whether the scatter's blocks have a direct bucket's counters
+  bool zeroed;  // whether the output is zero before this chunk's passes (the call's first chunk, not accumulating)
 };
+
+/// The mark in a bucket's size (its top bit) that some scatter block added counts of it into the output: the bucket
+/// pass then adds to what the output holds even in a zeroed chunk.
+inline constexpr unsigned direct_mark = 0x80000000u;
 
 #if defined(__CUDACC__)
 /// The first of `total` things that part `i` of `parts` near-equal parts takes (i = parts: total).
@@ -280,6 +286,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void finish_scatter(const partition_scatter_lay
     if (s.total[j] != 0) { atomicAdd(p.sizes + j, s.total[j]); }
   }
   if (direct < static_cast<unsigned>(p.buckets)) {  // every red into them came before the last tile's barriers
+    if (t == 0) { atomicOr(p.sizes + direct, direct_mark); }
     Counter* out = hist + (static_cast<cuda::std::size_t>(direct) << p.slice_bits);
 #  pragma unroll 1
     for (int i = t; i < 1 << p.slice_bits; i += Threads) {
@@ -534,10 +541,11 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, 
 
 /// Adds a bucket's counters (padded, `limit` bins from out) into the output, Flush per thread at a time so their
 /// reads of the output are in flight together (4 for 8-byte counters: 8 of those spilled registers): plainly where
-/// one block counted the whole bucket (parts == 1), else by atomics.
+/// one block counted the whole bucket (parts == 1), else by atomics. Zeroed (parts == 1, the output known to be
+/// zero there): the counters are stored without reading the output.
 template <int Threads, class Counter>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void flush_bucket(const unsigned* counters, Counter* out, int limit, unsigned parts,
-                                                   int t) {
+                                                   bool zeroed, int t) {
   constexpr int Flush = sizeof(Counter) > 4 ? 4 : 8;
   for (int i0 = t; i0 < limit; i0 += Threads * Flush) {
     unsigned c[Flush];
@@ -550,7 +558,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void flush_bucket(const unsigned* counters, Cou
       Counter sum[Flush];
 #  pragma unroll
       for (int f = 0; f < Flush; ++f) {
-        if (c[f] != 0) { sum[f] = out[i0 + f * Threads] + static_cast<Counter>(c[f]); }
+        if (c[f] != 0) { sum[f] = (zeroed ? Counter{0} : out[i0 + f * Threads]) + static_cast<Counter>(c[f]); }
       }
 #  pragma unroll
       for (int f = 0; f < Flush; ++f) {
@@ -583,11 +591,12 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE int bucket_of_item(const unsigned* items, int b
  * The bucket pass: items are buckets, a bucket of more keys than a fair share of the keys written (two items a
  * block, at least p.item_keys) split into parts of near-equal tile ranges; a block zeroes one bucket's counters,
  * counts its item's keys with one shared atomic each, and adds the non-zero counters into the output (plainly
- * where the item is the whole bucket: no other block adds to those bins in this launch). Each warp takes an equal
- * share of the item's tiles (an item of a few tiles with long runs keeps every warp busy too), 32 at a time: its
- * lanes read the 32 runs' bounds from the table (coalesced), and gather the 16-byte vectors holding the runs' keys
- * as one sequence, two batches of Gather vectors per lane in flight, counting each vector's keys of the run (and
- * its other keys in spare words).
+ * where the item is the whole bucket: no other block adds to those bins in this launch; without reading the
+ * output where it is zero: the call's first chunk, not accumulating, and no scatter block counted the bucket in
+ * place). Each warp takes an equal share of the item's tiles (an item of a few tiles with long runs keeps every
+ * warp busy too), 32 at a time: its lanes read the 32 runs' bounds from the table (coalesced), and gather the
+ * 16-byte vectors holding the runs' keys as one sequence, two batches of Gather vectors per lane in flight,
+ * counting each vector's keys of the run (and its other keys in spare words).
  */
 template <int Threads, int Gather, class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const partition_args& p) {
@@ -598,12 +607,13 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   const cuda::std::size_t bins = static_cast<cuda::std::size_t>(job.total_bins());
   // Keys per item: the keys the scatter wrote (fewer than the chunk's samples where samples fell in no bin or in
   // a direct bucket), two items a block, and no fewer than p.item_keys.
-  block_exclusive_scan<Threads>(p.sizes, s.items, p.buckets, s.warp_sums);
+  for (int j = t; j < p.buckets; j += Threads) { s.items[j] = p.sizes[j] & ~direct_mark; }
+  block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
   const auto share = static_cast<cuda::std::size_t>(gridDim.x) * tuning::partition_items_per_block;
   const cuda::std::size_t fair = (s.items[p.buckets] + share - 1) / share;
   const cuda::std::size_t item_keys = fair > p.item_keys ? fair : p.item_keys;
   for (int j = t; j < p.buckets; j += Threads) {
-    const cuda::std::size_t keys = p.sizes[j];
+    const cuda::std::size_t keys = p.sizes[j] & ~direct_mark;
     s.items[j] = keys > item_keys ? static_cast<unsigned>((keys + item_keys - 1) / item_keys) : 1u;
   }
   block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
@@ -626,7 +636,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     __syncthreads();
     const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << p.slice_bits;
     const int limit = bins - first < static_cast<cuda::std::size_t>(slice) ? static_cast<int>(bins - first) : slice;
-    flush_bucket<Threads>(s.counters, job.hist[0] + first, limit, parts, t);
+    const bool zeroed = p.zeroed && (p.sizes[j] & direct_mark) == 0;  // no scatter block added into it
+    flush_bucket<Threads>(s.counters, job.hist[0] + first, limit, parts, zeroed, t);
     __syncthreads();
   }
 }

@@ -594,10 +594,11 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
     const int bins_blocks = blocks_fitting(d, tuning::partition_bins_threads, bins_smem, 1);
     const int scatter_blocks = blocks_fitting(d, threads, scatter_smem, tuning::partition_scatter_blocks);
     // Whole tiles per chunk (so chunks keep the input's alignment): as many as the cap holds, with their table,
-    // and fewer than 2^32 keys (the passes index a chunk's keys in 32 bits).
+    // and fewer than 2^31 keys (the passes index a chunk's keys in 32 bits, and a bucket's size keeps its top bit
+    // for direct_mark).
     const cuda::std::size_t fixed = partition_workspace_bytes(k, 0, tile_samples) + 16;
     const cuda::std::size_t per_tile = tile * 2 + (k + 1) * 2;
-    const cuda::std::size_t fitting = cap > fixed ? (cap - fixed) / per_tile : 0, limit = (1ULL << 32) / tile - 1;
+    const cuda::std::size_t fitting = cap > fixed ? (cap - fixed) / per_tile : 0, limit = (1ULL << 31) / tile - 1;
     const cuda::std::size_t most = fitting < limit ? fitting : limit;
     if (bins_blocks == 0 || scatter_blocks == 0 || most == 0) { continue; }
     launch_plan p{};
