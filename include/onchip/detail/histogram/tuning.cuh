@@ -239,7 +239,7 @@ inline constexpr int partition_items_per_block = 2;
 inline constexpr cuda::std::size_t partition_min_item_keys = cuda::std::size_t{1} << 16;
 /// The workspace never exceeds this (inputs with more samples than it holds keys run in chunks): the keys of 2^28
 /// samples and their table up to 2^25 bins, so 1 GiB of 4-byte samples runs in one chunk. Each chunk costs a
-/// flush of every bin's counter (at 2^24 bins, 64 MiB read and written); one chunk instead of two measured +5-10%
+/// flush of every bin's counter (at 2^24 bins, 64 MiB read and written); one chunk instead of two measured +3-8%
 /// at 2^20-2^24 bins, as two instead of three did +1-6% (NOTES.md).
 inline constexpr cuda::std::size_t partition_workspace_cap = cuda::std::size_t{576} << 20;
 /// The plan partitions only inputs of at least this many samples, and at least one per bin: below that, the
