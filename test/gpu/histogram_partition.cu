@@ -1,8 +1,8 @@
 // Bins beyond shared memory through the partition path (two passes through a workspace), against the host
 // reference: 2^16 + 1 to 2^26 bins, uniform, skewed and one-bin keys, keys turning skewed part-way, n = 0 and 1,
 // odd tails, misaligned starts, several chunks, a caller's workspace, a failed allocation's fallback, the
-// library's own workspace kept between calls and given back, calls on two streams at once, 64-bit counters and a
-// custom binner.
+// library's own workspace kept between calls and given back, calls on two streams at once, 64-bit counters, a
+// custom binner, and outputs overwritten without a memset (every bin stored by the passes).
 #include <onchip/histogram.cuh>
 
 #include <algorithm>
@@ -101,7 +101,19 @@ void check_even(const std::vector<S>& host, int bins, L lo, L hi, histogram_path
 ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 keys, uniform, skewed, one bin, "
                      "a moving hot spot, skewed part-way") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 7);
-  for (int bins : {65537, 1 << 20, 1 << 22, 1 << 24, 1 << 26}) {
+  // The plan skips the output's memset at 2^24 bins and more (the first chunk's passes store every bin): forced
+  // at fewer bins too, where skewed and one-bin keys split buckets and share direct buckets among blocks.
+  struct sized_bins {
+    int bins;
+    int overwrite;  // partition_overwrite_override's value: -1 the plan's choice, 1 forced
+  };
+  for (const sized_bins& run : {sized_bins{65537, -1}, sized_bins{1 << 20, -1}, sized_bins{1 << 22, -1},
+                                sized_bins{1 << 24, -1}, sized_bins{1 << 26, -1}, sized_bins{65537, 1},
+                                sized_bins{1 << 20, 1}, sized_bins{1 << 22, 1}}) {
+    const int bins = run.bins;
+    const onchip::detail::partition_overwrite_override forced(run.overwrite);
+    const char* memset = run.overwrite == 1 ? "no memset (forced)" : "the plan's memset or not";
+    INFO(memset);
     if (hist_test::under_sanitizer() && bins > (1 << 22)) { continue; }  // minutes of flushes under the tools
     for (auto d : {hist_test::distribution::uniform, hist_test::distribution::degenerate}) {
       INFO(hist_test::name(d));
@@ -146,13 +158,17 @@ ONCHIP_GPU_TEST_CASE("the partition path in chunks, in a caller's workspace, and
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
   const auto samples = heavy_head<float>(n, 0.0, 1.0, 41);
   {
-    INFO("a 1 MiB workspace cap: chunks of under 2^19 samples");
+    INFO("a 1 MiB workspace cap: chunks of under 2^19 samples, after the output's memset and without it");
     const onchip::detail::workspace_cap_override cap(std::size_t{1} << 20);
+    check_even(samples, 1 << 22, 0.0f, 1.0f, histogram_path::partition);
+    const onchip::detail::partition_overwrite_override forced(1);
     check_even(samples, 1 << 22, 0.0f, 1.0f, histogram_path::partition);
   }
   {
-    INFO("the allocation fails: global atomics count instead, and the call says so");
+    INFO("the allocation fails: global atomics count instead (after the memset, though the partition would not "
+         "have needed it), and the call says so");
     const onchip::detail::workspace_failure_override fail(true);
+    const onchip::detail::partition_overwrite_override forced(1);
     check_even(samples, 1 << 22, 0.0f, 1.0f, histogram_path::partition, "global_atomics");
   }
   // A caller's workspace at an odd 2-byte offset, sized by the query; a smaller one is refused.

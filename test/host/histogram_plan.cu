@@ -83,10 +83,10 @@ void check_partition(const histogram_call& c, const device_limits& d, const laun
   const std::size_t tile = static_cast<std::size_t>(threads) * static_cast<std::size_t>(items);
   if (q.chunk_samples < n) { CHECK(q.chunk_samples % tile == 0); }  // whole tiles: chunks keep the alignment
   CHECK(q.chunk_samples < (std::size_t{1} << 31));  // 32-bit key indices, and a size's top bit kept for a mark
-  // Room for the buckets' sizes, one chunk's tiles of 16-bit keys, the table of a 16-bit offset per bucket and
-  // tile (and the tile's keys), and 15 bytes of realignment, within cap.
+  // Room for the buckets' sizes and claims, one chunk's tiles of 16-bit keys, the table of a 16-bit offset per
+  // bucket and tile (and the tile's keys), and 15 bytes of realignment, within cap.
   const std::size_t tiles = (q.chunk_samples + tile - 1) / tile;
-  CHECK(q.workspace_bytes >= static_cast<std::size_t>(q.buckets) * 4 + tiles * tile * 2 +
+  CHECK(q.workspace_bytes >= static_cast<std::size_t>(q.buckets) * 8 + tiles * tile * 2 +
                                  (q.buckets + 1) * tiles * 2 + 15);
   CHECK(q.workspace_bytes <= cap);
   CHECK(q.item_keys >= tuning::partition_min_item_keys);
@@ -111,6 +111,15 @@ void check_partition(const histogram_call& c, const device_limits& d, const laun
   CHECK(p.grid >= 1);
   CHECK(p.grid <= d.sms * p.blocks_per_sm);
   CHECK(q.bins_grid == d.sms * q.bins_blocks_per_sm);
+  // No memset where the first chunk's passes store every bin: only where uniform keys leave every bucket to one
+  // block of the bucket pass (a bucket's share of the chunk no more than the fair share of a block's item), and
+  // never when accumulating.
+  if (p.zero_in_kernel) {
+    CHECK_FALSE(c.accumulate);
+    const auto items = static_cast<std::size_t>(q.bins_grid) * tuning::partition_items_per_block;
+    const auto buckets = static_cast<std::size_t>(q.buckets);
+    CHECK((q.chunk_samples + buckets - 1) / buckets <= (q.chunk_samples + items - 1) / items);
+  }
 }
 
 // Everything a plan must satisfy on `d`, whatever it chose.
@@ -151,7 +160,7 @@ void check_plan(const histogram_call& c, const device_limits& d) {
     CHECK((p.replicas & (p.replicas - 1)) == 0);
   }
   if (p.zero_in_kernel) {
-    CHECK(p.grid == 1);
+    CHECK((p.grid == 1 || p.path == histogram_path::partition));
     CHECK_FALSE(c.accumulate);
   }
   CHECK((p.walk == onchip::detail::traversal::segment_slices) == (c.segments > 0));
@@ -256,14 +265,25 @@ TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded ch
           CHECK(p.partition.buckets == buckets);
           // Inputs past the cap's keys run in chunks: the workspace stays within the cap whatever n is.
           CHECK(p.partition.workspace_bytes <= tuning::partition_workspace_cap);
-          // One chunk when all of n's tiles fit with their table rows, the buckets' sizes and 32 bytes of alignment.
+          // One chunk when all of n's tiles fit with their table rows, the buckets' sizes and claims and 32 bytes
+          // of alignment.
           const auto tile = static_cast<std::size_t>(onchip::detail::partition_tile(4));
           const std::size_t tiles = (n + tile - 1) / tile;
           CHECK((p.partition.chunk_samples == n) ==
-                (tiles * (tile * 2 + (buckets + 1) * 2) + buckets * 4 + 32 <= tuning::partition_workspace_cap));
+                (tiles * (tile * 2 + (buckets + 1) * 2) + buckets * 8 + 32 <= tuning::partition_workspace_cap));
         }
       }
     }
+  }
+  // The output's memset: none at 2^24 bins on the H200 (512 buckets, 264 items a round of the bucket pass), with
+  // either counter; still there at 2^22 (128 buckets, each split between blocks) and when accumulating.
+  for (int counter : {4, 8}) {
+    histogram_call big = call_of(4, false, 1 << 24, counter, false);  // 2^28 samples
+    CHECK(plan_histogram(big, h200).zero_in_kernel);
+    big.accumulate = true;
+    CHECK_FALSE(plan_histogram(big, h200).zero_in_kernel);
+    big = call_of(4, false, 1 << 22, counter, false);
+    CHECK_FALSE(plan_histogram(big, h200).zero_in_kernel);
   }
   // What the partition does not serve: several channels, weights, rows, levels, segments, bytes; small inputs.
   histogram_call c = call_of(4, false, 1 << 22);

@@ -58,6 +58,9 @@ using workspace_cap_override =
 /// Tests: while alive and true, the partition path's own workspace allocation fails on this thread (the call
 /// falls back to global atomics, as it does when the device's memory pool cannot give the workspace).
 using workspace_failure_override = thread_setting<bool, false, struct workspace_failure_setting>;
+/// Tests: while alive, the partition path's first chunk overwrites the output without its memset (1) or keeps the
+/// memset (0) on this thread, whatever the plan says (-1), where the call does not accumulate.
+using partition_overwrite_override = thread_setting<int, -1, struct partition_overwrite_setting>;
 /// Tests and benchmarks: while alive and false, range binning of levels kept in device memory uses the grid
 /// instead of a bitmap of sub-cells on this thread (plan_histogram's `bitmaps`).
 using level_bitmap_override = thread_setting<bool, true, struct level_bitmap_setting>;
@@ -317,10 +320,10 @@ cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_ar
 }
 
 /**
- * The partition path over a validated, non-empty call whose output is zeroed (or accumulated into, `accumulate`),
- * in chunks of plan.partition.chunk_samples samples, in `workspace` (16-byte aligned,
- * plan.partition.workspace_bytes - 16 bytes): per chunk, a memset of the buckets' sizes, the scatter and the bucket
- * pass (partition.cuh).
+ * The partition path over a validated, non-empty call, in chunks of plan.partition.chunk_samples samples, in
+ * `workspace` (16-byte aligned, plan.partition.workspace_bytes - 16 bytes): per chunk, a memset of the buckets'
+ * sizes and claims, the scatter and the bucket pass (partition.cuh). Where the plan says so (zero_in_kernel), the
+ * first chunk overwrites every bin of the output (not cleared before).
  */
 template <class Job>
 cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char* workspace,
@@ -353,12 +356,14 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
   partition_args args{reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes),
                       reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes + keys_bytes),
                       reinterpret_cast<unsigned*>(workspace),
+                      reinterpret_cast<unsigned*>(workspace) + q.buckets,
                       ignored,
                       q.buckets,
                       q.slice_bits,
                       0u,
                       q.item_keys,
                       q.direct,
+                      false,
                       false};
   for (cuda::std::size_t first = 0; first < job.row_samples; first += q.chunk_samples) {
     Job chunk = job;
@@ -366,7 +371,8 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
     chunk.row_samples = std::min(q.chunk_samples, job.row_samples - first);
     const cuda::std::size_t tiles = partition_tiles(chunk.row_samples, tile);
     args.tiles = static_cast<unsigned>(tiles);
-    args.zeroed = !accumulate && first == 0;
+    args.fresh = !accumulate && first == 0;
+    args.overwrite = args.fresh && plan.zero_in_kernel;
     if (cudaError_t e = cuda_call(cudaMemsetAsync(args.sizes, 0, sizes_bytes, stream), who); e != cudaSuccess) {
       return e;
     }
@@ -502,6 +508,10 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   if (plan.path == histogram_path::partition && call.input_bytes() > 0) {
     const cudaError_t e = partition_workspace(call, options, device, limits, stream, who, plan, workspace, owned);
     if (e != cudaSuccess) { return e; }
+    const int overwrite = partition_overwrite_override::current();
+    if (plan.path == histogram_path::partition && overwrite >= 0) {
+      plan.zero_in_kernel = overwrite != 0 && !options.accumulate;
+    }
   }
   if (options.path != nullptr) { *options.path = path_name(plan.path); }
   const bool empty = !Job::segmented && call.input_bytes() == 0;

@@ -10,6 +10,9 @@
 //   2. the bucket pass: a block counts one bucket's keys (or those of a range of tiles, for a large bucket) in
 //      shared memory, gathering each tile's run of the bucket's keys, and adds the counters into the output:
 //      without atomics where one block counts the whole bucket.
+// Where uniform keys leave every bucket whole (one block counts it), the output is not cleared before a call's
+// first chunk (unless it accumulates): there each bucket's bins are stored once, by the first flush of its
+// counters (or cleared by the first part of a split bucket to start), and later flushes add.
 // About 4 bytes of traffic per sample beyond the input's own (keys written and read, the table's share), no
 // global atomic per sample and no global ordering between tiles.
 #pragma once
@@ -50,17 +53,20 @@ struct partition_args {
   cuda::std::uint16_t* starts;  // bucket j's first key in tile x at [j * tiles + x]; row `buckets`: the tile's keys
   unsigned* sizes;              // keys per bucket in the chunk (zeroed before the scatter), direct_mark where a
                                 // scatter block counted some of the bucket's samples in place
+  unsigned* claims;             // per bucket (zeroed with the sizes): take_claim's word, where `overwrite`
   unsigned long long* ignored;  // options.ignored: samples in no bin, counted by the scatter
   int buckets;
   int slice_bits;
   unsigned tiles;  // the chunk's tiles
   cuda::std::size_t item_keys;
-  bool direct;  // whether the scatter's blocks have a direct bucket's counters
-  bool zeroed;  // whether the output is zero before this chunk's passes (the call's first chunk, not accumulating)
+  bool direct;     // whether the scatter's blocks have a direct bucket's counters
+  bool fresh;      // the call's first chunk, not accumulating: no flush before this chunk's went into the output
+  bool overwrite;  // fresh, and the output was not cleared before (launch_plan::zero_in_kernel): the passes store
+                   // every bin of it
 };
 
-/// The mark in a bucket's size (its top bit) that some scatter block added counts of it into the output: the bucket
-/// pass then adds to what the output holds even in a zeroed chunk.
+/// The mark in a bucket's size (its top bit) that some scatter block flushed counts of it into the output: the
+/// bucket pass then adds to what the output holds even in a fresh chunk.
 inline constexpr unsigned direct_mark = 0x80000000u;
 
 #if defined(__CUDACC__)
@@ -275,24 +281,58 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_scatter_tile(const partition_scatter
   }
 }
 
+/// A bucket's claim (its word in partition_args::claims, where a chunk overwrites the output): 0 free, 1 taken,
+/// 2 released (the taker's stores into the bucket's bins are done). take_claim and await_claim run on one thread.
+ONCHIP_DEVICE inline bool take_claim(unsigned* claim) { return atomicCAS(claim, 0u, 1u) == 0u; }
+
+/// Waits until the claim is released: its taker is resident (it took it) and releases it without waiting.
+ONCHIP_DEVICE inline void await_claim(unsigned* claim) {
+  while (*static_cast<volatile unsigned*>(claim) != 2u) { __nanosleep(128); }
+  __threadfence();
+}
+
+/// Releases a claim this block took, once every thread's stores are done. Block-wide.
+ONCHIP_DEVICE inline void release_claim(unsigned* claim, int t) {
+  __threadfence();
+  __syncthreads();
+  if (t == 0) { atomicExch(claim, 2u); }
+}
+
 /// The scatter's end: the block's keys per bucket into the sizes, the counters of its direct bucket (if it took
-/// one) into the output, and its samples in no bin (the spare counters, less the `empty` slots of tiles past the
+/// one) into the output (`bins` bins: stored by the first block to flush the bucket where the chunk overwrites the
+/// output, else added), and its samples in no bin (the spare counters, less the `empty` slots of tiles past the
 /// chunk's end) into the ignored count.
 template <int Threads, class Counter>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void finish_scatter(const partition_scatter_layout::spans& s,
                                                      const partition_args& p, int t, unsigned empty,
-                                                     unsigned direct, Counter* hist) {
+                                                     unsigned direct, Counter* hist, unsigned bins) {
   for (int j = t; j < p.buckets; j += Threads) {
     if (s.total[j] != 0) { atomicAdd(p.sizes + j, s.total[j]); }
   }
   if (direct < static_cast<unsigned>(p.buckets)) {  // every red into them came before the last tile's barriers
     if (t == 0) { atomicOr(p.sizes + direct, direct_mark); }
-    Counter* out = hist + (static_cast<cuda::std::size_t>(direct) << p.slice_bits);
-#  pragma unroll 1
-    for (int i = t; i < 1 << p.slice_bits; i += Threads) {
-      const unsigned c = s.direct[i + (i >> 5)];
-      if (c != 0) { atomic_add<false>(out + i, static_cast<Counter>(c)); }
+    const unsigned first = direct << p.slice_bits, slice = 1u << p.slice_bits;
+    const int limit = static_cast<int>(bins - first < slice ? bins - first : slice);
+    Counter* out = hist + first;
+    // Where the chunk overwrites the output, the first block to flush the bucket stores every bin of it, and the
+    // others add once it has (the skew word is free: every thread read it before the last tile's staging barrier).
+    if (t == 0 && p.overwrite) {
+      const bool first = take_claim(p.claims + direct);
+      if (!first) { await_claim(p.claims + direct); }
+      *s.skewed = first ? 1u : 0u;
     }
+    __syncthreads();
+    const bool store = p.overwrite && *s.skewed != 0;
+#  pragma unroll 1
+    for (int i = t; i < limit; i += Threads) {
+      const unsigned c = s.direct[i + (i >> 5)];
+      if (store) {
+        out[i] = static_cast<Counter>(c);
+      } else if (c != 0) {
+        atomic_add<false>(out + i, static_cast<Counter>(c));
+      }
+    }
+    if (store) { release_claim(p.claims + direct, t); }
   }
   if (t < 32 && p.ignored != nullptr) {
     const unsigned long long spare = s.count[p.buckets + t];  // below 2^32: the chunk's samples are
@@ -386,7 +426,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     // No barrier here: the next tile writes counts, offsets, the skew flag and staged keys only past the barrier
     // that opens its scan, which every thread reaches after writing this tile's keys out.
   }
-  finish_scatter<Threads>(s, p, t, empty, direct, job.hist[0]);
+  finish_scatter<Threads>(s, p, t, empty, direct, job.hist[0], bins);
 }
 
 /**
@@ -539,13 +579,16 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, 
   }
 }
 
-/// Adds a bucket's counters (padded, `limit` bins from out) into the output, Flush per thread at a time so their
-/// reads of the output are in flight together (4 for 8-byte counters: 8 of those spilled registers): plainly where
-/// one block counted the whole bucket (parts == 1), else by atomics. Zeroed (parts == 1, the output known to be
-/// zero there): the counters are stored without reading the output.
+/// How the bucket pass puts a whole bucket's counters into the output in a fresh chunk, no scatter block having
+/// flushed into it: every bin stored (the output not cleared), or the non-zero ones (over the memset's zeros);
+/// elsewhere added plainly (no other block adds to those bins in this launch), or by atomics (a split bucket).
+enum class bucket_flush { store_all, store_counted, add, atomic };
+
+/// Puts a bucket's counters (padded, `limit` bins from out) into the output, Flush per thread at a time so their
+/// reads of the output are in flight together (4 for 8-byte counters: 8 of those spilled registers).
 template <int Threads, class Counter>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void flush_bucket(const unsigned* counters, Counter* out, int limit, unsigned parts,
-                                                   bool zeroed, int t) {
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void flush_bucket(const unsigned* counters, Counter* out, int limit,
+                                                   bucket_flush how, int t) {
   constexpr int Flush = sizeof(Counter) > 4 ? 4 : 8;
   for (int i0 = t; i0 < limit; i0 += Threads * Flush) {
     unsigned c[Flush];
@@ -554,11 +597,17 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void flush_bucket(const unsigned* counters, Cou
       const int i = i0 + f * Threads;
       c[f] = i < limit ? counters[i + (i >> 5)] : 0u;
     }
-    if (parts == 1) {
+    if (how == bucket_flush::store_all || how == bucket_flush::store_counted) {
+      const bool all = how == bucket_flush::store_all;
+#  pragma unroll
+      for (int f = 0; f < Flush; ++f) {
+        if (all ? i0 + f * Threads < limit : c[f] != 0) { out[i0 + f * Threads] = static_cast<Counter>(c[f]); }
+      }
+    } else if (how == bucket_flush::add) {
       Counter sum[Flush];
 #  pragma unroll
       for (int f = 0; f < Flush; ++f) {
-        if (c[f] != 0) { sum[f] = (zeroed ? Counter{0} : out[i0 + f * Threads]) + static_cast<Counter>(c[f]); }
+        if (c[f] != 0) { sum[f] = out[i0 + f * Threads] + static_cast<Counter>(c[f]); }
       }
 #  pragma unroll
       for (int f = 0; f < Flush; ++f) {
@@ -591,10 +640,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE int bucket_of_item(const unsigned* items, int b
  * The bucket pass: items are buckets, a bucket of more keys than a fair share of the keys written (two items a
  * block, at least p.item_keys) split into parts of near-equal tile ranges; a block zeroes one bucket's counters,
  * counts its item's keys with one shared atomic each, and adds the non-zero counters into the output (plainly
- * where the item is the whole bucket: no other block adds to those bins in this launch; without reading the
- * output where it is zero: the call's first chunk, not accumulating, and no scatter block counted the bucket in
- * place). Each warp takes an equal share of the item's tiles (an item of a few tiles with long runs keeps every
- * warp busy too), 32 at a time: its lanes read the 32 runs' bounds from the table (coalesced), and gather the
+ * where the item is the whole bucket: no other block adds to those bins in this launch), or stores them where
+ * the item is the whole bucket, the chunk is fresh and no scatter block flushed into the bucket (where the output
+ * was not cleared, a split bucket's bins are cleared first, by its first part to start). Each warp takes an equal
+ * share of the item's tiles (an item of a few tiles with long runs keeps every warp busy too), 32 at a time: its lanes read the 32 runs' bounds from the table (coalesced), and gather the
  * 16-byte vectors holding the runs' keys as one sequence, two batches of Gather vectors per lane in flight,
  * counting each vector's keys of the run (and its other keys in spare words).
  */
@@ -625,19 +674,37 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     const int j = bucket_of_item(s.items, p.buckets, item);
     const unsigned parts = s.items[j + 1] - s.items[j], part = item - s.items[j];
     const unsigned first_tile = share_begin(p.tiles, part, parts), end_tile = share_begin(p.tiles, part + 1, parts);
+    // Where the chunk overwrites the output and no scatter block flushed into a split bucket, the first of its
+    // parts to start clears its bins, and every part adds once they are (the scans no longer read warp_sums).
+    // None of it is kept in registers across the counting.
+    const bool split = p.overwrite && parts > 1;
+    if (split && t == 0) {
+      s.warp_sums[0] = (p.sizes[j] & direct_mark) == 0 && take_claim(p.claims + j) ? 1u : 0u;
+    }
     for (int i = t; i < padded_words(slice) / 4; i += Threads) {
       reinterpret_cast<uint4*>(s.counters)[i] = make_uint4(0, 0, 0, 0);
     }
     __syncthreads();
+    if (split && s.warp_sums[0] != 0) {
+      const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << p.slice_bits;
+      const cuda::std::size_t limit = bins - first < static_cast<cuda::std::size_t>(slice) ? bins - first : slice;
+      for (cuda::std::size_t i = t; i < limit; i += Threads) { job.hist[0][first + i] = 0; }
+      release_claim(p.claims + j, t);
+    }
     const unsigned span = end_tile - first_tile, warp = t / 32, warps = Threads / 32;
     count_warp_tiles<Gather, tile>(p, static_cast<unsigned>(j) * p.tiles,
                                    first_tile + share_begin(span, warp, warps),
                                    first_tile + share_begin(span, warp + 1, warps), lane, counters, spare);
+    const bool unmarked = (p.sizes[j] & direct_mark) == 0;
+    if (p.overwrite && parts > 1 && unmarked && t == 0) { await_claim(p.claims + j); }
     __syncthreads();
     const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << p.slice_bits;
     const int limit = bins - first < static_cast<cuda::std::size_t>(slice) ? static_cast<int>(bins - first) : slice;
-    const bool zeroed = p.zeroed && (p.sizes[j] & direct_mark) == 0;  // no scatter block added into it
-    flush_bucket<Threads>(s.counters, job.hist[0] + first, limit, parts, zeroed, t);
+    bucket_flush how = parts > 1 ? bucket_flush::atomic : bucket_flush::add;
+    if (parts == 1 && p.fresh && unmarked) {
+      how = p.overwrite ? bucket_flush::store_all : bucket_flush::store_counted;
+    }
+    flush_bucket<Threads>(s.counters, job.hist[0] + first, limit, how, t);
     __syncthreads();
   }
 }

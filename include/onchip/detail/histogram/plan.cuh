@@ -152,7 +152,8 @@ struct launch_plan {
   int grid = 0;
   int slices = 1;         // segments: slices per segment
   cuda::std::size_t smem_bytes = 0;
-  bool zero_in_kernel = false;  // the kernel zeroes the output (single block, small output): no memset
+  bool zero_in_kernel = false;  // the kernels write every bin (a single block's small output, or the partition
+                                // path's passes over many buckets, not accumulating): no memset
   bool level_grid = false;      // range binners: the levels' grid of cells is staged too (histogram_call::level_grid)
   bool level_staged = false;    // range binners: the levels are staged (else searched in device memory)
   bool level_grid_fine = false;  // range binners: the grid is the fine one (histogram_call::level_grid_fine)
@@ -551,13 +552,13 @@ ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_tiles(cuda::std::size_t
   return (samples + static_cast<cuda::std::size_t>(tile) - 1) / static_cast<cuda::std::size_t>(tile);
 }
 
-/// Bytes of the partition workspace for chunks of `tiles` tiles of `tile` samples: the buckets' sizes, then the
-/// chunk's 16-bit keys, then the table of each bucket's first key per tile (16 bytes spare, so a caller's
+/// Bytes of the partition workspace for chunks of `tiles` tiles of `tile` samples: the buckets' sizes and claims,
+/// then the chunk's 16-bit keys, then the table of each bucket's first key per tile (16 bytes spare, so a caller's
 /// workspace at any 2-byte alignment holds them).
 ONCHIP_HOST_DEVICE constexpr cuda::std::size_t partition_workspace_bytes(int buckets, cuda::std::size_t tiles,
                                                                          int tile) {
   const auto k = static_cast<cuda::std::size_t>(buckets);
-  return (k * 4 + 15) / 16 * 16 + tiles * static_cast<cuda::std::size_t>(tile) * 2 +
+  return (k * 8 + 15) / 16 * 16 + tiles * static_cast<cuda::std::size_t>(tile) * 2 +
          ((k + 1) * tiles * 2 + 15) / 16 * 16 + 16;
 }
 
@@ -621,6 +622,9 @@ ONCHIP_HOST_DEVICE inline launch_plan fit_partition(const histogram_call& c, con
     p.blocks_per_sm = scatter_blocks;
     p.smem_bytes = scatter_smem;
     p.vectors = tuning::partition_bins_gather;
+    // The first chunk's passes store every bin, where uniform keys leave every bucket whole (a split bucket's
+    // first part clears its bins: measured slower than a memset, where every bucket was split).
+    p.zero_in_kernel = !c.accumulate && k >= tuning::partition_items_per_block * q.bins_grid;
     return p;
   }
   return {};
