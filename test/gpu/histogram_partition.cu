@@ -112,8 +112,8 @@ ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 k
                                 sized_bins{1 << 20, 1}, sized_bins{1 << 22, 1}}) {
     const int bins = run.bins;
     const onchip::detail::partition_overwrite_override forced(run.overwrite);
-    const char* memset = run.overwrite == 1 ? "no memset (forced)" : "the plan's memset or not";
-    INFO(memset);
+    const char* clearing = run.overwrite == 1 ? "no memset (forced)" : "the plan's memset or not";
+    INFO(clearing);
     if (hist_test::under_sanitizer() && bins > (1 << 22)) { continue; }  // minutes of flushes under the tools
     for (auto d : {hist_test::distribution::uniform, hist_test::distribution::degenerate}) {
       INFO(hist_test::name(d));
