@@ -285,17 +285,23 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_scatter_tile(const partition_scatter
 /// 2 released (the taker's stores into the bucket's bins are done). take_claim and await_claim run on one thread.
 ONCHIP_DEVICE inline bool take_claim(unsigned* claim) { return atomicCAS(claim, 0u, 1u) == 0u; }
 
-/// Waits until the claim is released: its taker is resident (it took it) and releases it without waiting.
+/// Waits until the claim is released: its taker is resident (it took it) and releases it without waiting. An
+/// acquire load: the taker's stores are seen after it (the caller's barrier passes that on to the block). No
+/// full fence: __threadfence() made ptxas turn the kernel's global reductions into returning atomics.
 ONCHIP_DEVICE inline void await_claim(unsigned* claim) {
-  while (*static_cast<volatile unsigned*>(claim) != 2u) { __nanosleep(128); }
-  __threadfence();
+  for (;;) {
+    unsigned state;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(state) : "l"(claim) : "memory");
+    if (state == 2u) { return; }
+    __nanosleep(128);
+  }
 }
 
-/// Releases a claim this block took, once every thread's stores are done. Block-wide.
+/// Releases a claim this block took, once every thread's stores are done (the barrier orders them before the
+/// release store, which carries them to whoever acquires it). Block-wide.
 ONCHIP_DEVICE inline void release_claim(unsigned* claim, int t) {
-  __threadfence();
   __syncthreads();
-  if (t == 0) { atomicExch(claim, 2u); }
+  if (t == 0) { asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(claim), "r"(2u) : "memory"); }
 }
 
 /// The scatter's end: the block's keys per bucket into the sizes, the counters of its direct bucket (if it took
