@@ -649,9 +649,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE int bucket_of_item(const unsigned* items, int b
  * where the item is the whole bucket: no other block adds to those bins in this launch), or stores them where
  * the item is the whole bucket, the chunk is fresh and no scatter block flushed into the bucket (where the output
  * was not cleared, a split bucket's bins are cleared first, by its first part to start). Each warp takes an equal
- * share of the item's tiles (an item of a few tiles with long runs keeps every warp busy too), 32 at a time: its lanes read the 32 runs' bounds from the table (coalesced), and gather the
- * 16-byte vectors holding the runs' keys as one sequence, two batches of Gather vectors per lane in flight,
- * counting each vector's keys of the run (and its other keys in spare words).
+ * share of the item's tiles (an item of a few tiles with long runs keeps every warp busy too), 32 at a time: its
+ * lanes read the 32 runs' bounds from the table (coalesced), and gather the 16-byte vectors holding the runs' keys
+ * as one sequence, two batches of Gather vectors per lane in flight, counting each vector's keys of the run (and
+ * its other keys in spare words).
  */
 template <int Threads, int Gather, class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const partition_args& p) {
