@@ -105,14 +105,14 @@ ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 k
   // at fewer bins too, where skewed and one-bin keys split buckets and share direct buckets among blocks.
   struct sized_bins {
     int bins;
-    int overwrite;  // partition_overwrite_override's value: -1 the plan's choice, 1 forced
+    bool overwrite;  // partition_overwrite_override's value: the plan's choice, or no memset forced
   };
-  for (const sized_bins& run : {sized_bins{65537, -1}, sized_bins{1 << 20, -1}, sized_bins{1 << 22, -1},
-                                sized_bins{1 << 24, -1}, sized_bins{1 << 26, -1}, sized_bins{65537, 1},
-                                sized_bins{1 << 20, 1}, sized_bins{1 << 22, 1}}) {
+  for (const sized_bins& run : {sized_bins{65537, false}, sized_bins{1 << 20, false}, sized_bins{1 << 22, false},
+                                sized_bins{1 << 24, false}, sized_bins{1 << 26, false}, sized_bins{65537, true},
+                                sized_bins{1 << 20, true}, sized_bins{1 << 22, true}}) {
     const int bins = run.bins;
     const onchip::detail::partition_overwrite_override forced(run.overwrite);
-    const char* clearing = run.overwrite == 1 ? "no memset (forced)" : "the plan's memset or not";
+    const char* clearing = run.overwrite ? "no memset (forced)" : "the plan's memset or not";
     INFO(clearing);
     if (hist_test::under_sanitizer() && bins > (1 << 22)) { continue; }  // minutes of flushes under the tools
     for (auto d : {hist_test::distribution::uniform, hist_test::distribution::degenerate}) {
@@ -161,14 +161,14 @@ ONCHIP_GPU_TEST_CASE("the partition path in chunks, in a caller's workspace, and
     INFO("a 1 MiB workspace cap: chunks of under 2^19 samples, after the output's memset and without it");
     const onchip::detail::workspace_cap_override cap(std::size_t{1} << 20);
     check_even(samples, 1 << 22, 0.0f, 1.0f, histogram_path::partition);
-    const onchip::detail::partition_overwrite_override forced(1);
+    const onchip::detail::partition_overwrite_override forced(true);
     check_even(samples, 1 << 22, 0.0f, 1.0f, histogram_path::partition);
   }
   {
     INFO("the allocation fails: global atomics count instead (after the memset, though the partition would not "
          "have needed it), and the call says so");
     const onchip::detail::workspace_failure_override fail(true);
-    const onchip::detail::partition_overwrite_override forced(1);
+    const onchip::detail::partition_overwrite_override forced(true);
     check_even(samples, 1 << 22, 0.0f, 1.0f, histogram_path::partition, "global_atomics");
   }
   // A caller's workspace at an odd 2-byte offset, sized by the query; a smaller one is refused.

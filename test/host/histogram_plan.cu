@@ -285,6 +285,13 @@ TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded ch
     big = call_of(4, false, 1 << 22, counter, false);
     CHECK_FALSE(plan_histogram(big, h200).zero_in_kernel);
   }
+  // A bucket's bins: 2^slice_bits, fewer in the last bucket, every bin in one bucket.
+  using onchip::detail::bucket_bins;
+  CHECK(bucket_bins(65537, 0, 15) == 32768);
+  CHECK(bucket_bins(65537, 1, 15) == 32768);
+  CHECK(bucket_bins(65537, 2, 15) == 1);
+  CHECK(bucket_bins(std::size_t{1} << 27, 4095, 15) == 32768);
+  CHECK(bucket_bins((std::size_t{1} << 26) - 3, 2047, 15) == 32765);
   // What the partition does not serve: several channels, weights, rows, levels, segments, bytes; small inputs.
   histogram_call c = call_of(4, false, 1 << 22);
   CHECK(plan_histogram(c, h200).path == histogram_path::partition);

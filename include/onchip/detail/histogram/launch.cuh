@@ -58,9 +58,9 @@ using workspace_cap_override =
 /// Tests: while alive and true, the partition path's own workspace allocation fails on this thread (the call
 /// falls back to global atomics, as it does when the device's memory pool cannot give the workspace).
 using workspace_failure_override = thread_setting<bool, false, struct workspace_failure_setting>;
-/// Tests: while alive, the partition path's first chunk overwrites the output without its memset (1) or keeps the
-/// memset (0) on this thread, whatever the plan says (-1), where the call does not accumulate.
-using partition_overwrite_override = thread_setting<int, -1, struct partition_overwrite_setting>;
+/// Tests: while alive and true, the partition path's first chunk overwrites the output without its memset on this
+/// thread wherever the call does not accumulate, whatever the plan says.
+using partition_overwrite_override = thread_setting<bool, false, struct partition_overwrite_setting>;
 /// Tests and benchmarks: while alive and false, range binning of levels kept in device memory uses the grid
 /// instead of a bitmap of sub-cells on this thread (plan_histogram's `bitmaps`).
 using level_bitmap_override = thread_setting<bool, true, struct level_bitmap_setting>;
@@ -508,9 +508,8 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   if (plan.path == histogram_path::partition && call.input_bytes() > 0) {
     const cudaError_t e = partition_workspace(call, options, device, limits, stream, who, plan, workspace, owned);
     if (e != cudaSuccess) { return e; }
-    const int overwrite = partition_overwrite_override::current();
-    if (plan.path == histogram_path::partition && overwrite >= 0) {
-      plan.zero_in_kernel = overwrite != 0 && !options.accumulate;
+    if (plan.path == histogram_path::partition && partition_overwrite_override::current()) {
+      plan.zero_in_kernel = !options.accumulate;
     }
   }
   if (options.path != nullptr) { *options.path = path_name(plan.path); }

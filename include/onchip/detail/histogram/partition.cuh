@@ -69,6 +69,13 @@ struct partition_args {
 /// bucket pass then adds to what the output holds even in a fresh chunk.
 inline constexpr unsigned direct_mark = 0x80000000u;
 
+/// The bins of bucket j of `bins` bins in buckets 2^slice_bits wide (the last one may hold fewer).
+ONCHIP_HOST_DEVICE constexpr int bucket_bins(cuda::std::size_t bins, unsigned j, int slice_bits) {
+  const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << slice_bits;
+  const cuda::std::size_t slice = cuda::std::size_t{1} << slice_bits;
+  return static_cast<int>(bins - first < slice ? bins - first : slice);
+}
+
 #if defined(__CUDACC__)
 /// The first of `total` things that part `i` of `parts` near-equal parts takes (i = parts: total).
 ONCHIP_HOST_DEVICE constexpr unsigned share_begin(unsigned total, unsigned i, unsigned parts) {
@@ -317,18 +324,20 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void finish_scatter(const partition_scatter_lay
   }
   if (direct < static_cast<unsigned>(p.buckets)) {  // every red into them came before the last tile's barriers
     if (t == 0) { atomicOr(p.sizes + direct, direct_mark); }
-    const unsigned first = direct << p.slice_bits, slice = 1u << p.slice_bits;
-    const int limit = static_cast<int>(bins - first < slice ? bins - first : slice);
-    Counter* out = hist + first;
+    const int limit = bucket_bins(bins, direct, p.slice_bits);
+    Counter* out = hist + (static_cast<cuda::std::size_t>(direct) << p.slice_bits);
     // Where the chunk overwrites the output, the first block to flush the bucket stores every bin of it, and the
     // others add once it has (the skew word is free: every thread read it before the last tile's staging barrier).
-    if (t == 0 && p.overwrite) {
-      const bool first = take_claim(p.claims + direct);
-      if (!first) { await_claim(p.claims + direct); }
-      *s.skewed = first ? 1u : 0u;
+    bool store = false;
+    if (p.overwrite) {
+      if (t == 0) {
+        const bool first = take_claim(p.claims + direct);
+        if (!first) { await_claim(p.claims + direct); }
+        *s.skewed = first ? 1u : 0u;
+      }
+      __syncthreads();
+      store = *s.skewed != 0;
     }
-    __syncthreads();
-    const bool store = p.overwrite && *s.skewed != 0;
 #  pragma unroll 1
     for (int i = t; i < limit; i += Threads) {
       const unsigned c = s.direct[i + (i >> 5)];
@@ -683,7 +692,6 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     const unsigned first_tile = share_begin(p.tiles, part, parts), end_tile = share_begin(p.tiles, part + 1, parts);
     // Where the chunk overwrites the output and no scatter block flushed into a split bucket, the first of its
     // parts to start clears its bins, and every part adds once they are (the scans no longer read warp_sums).
-    // None of it is kept in registers across the counting.
     const bool split = p.overwrite && parts > 1;
     if (split && t == 0) {
       s.warp_sums[0] = (p.sizes[j] & direct_mark) == 0 && take_claim(p.claims + j) ? 1u : 0u;
@@ -693,9 +701,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     }
     __syncthreads();
     if (split && s.warp_sums[0] != 0) {
-      const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << p.slice_bits;
-      const cuda::std::size_t limit = bins - first < static_cast<cuda::std::size_t>(slice) ? bins - first : slice;
-      for (cuda::std::size_t i = t; i < limit; i += Threads) { job.hist[0][first + i] = 0; }
+      auto* out = job.hist[0] + (static_cast<cuda::std::size_t>(j) << p.slice_bits);
+      for (int i = t, limit = bucket_bins(bins, static_cast<unsigned>(j), p.slice_bits); i < limit; i += Threads) {
+        out[i] = 0;
+      }
       release_claim(p.claims + j, t);
     }
     const unsigned span = end_tile - first_tile, warp = t / 32, warps = Threads / 32;
@@ -703,15 +712,14 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
                                    first_tile + share_begin(span, warp, warps),
                                    first_tile + share_begin(span, warp + 1, warps), lane, counters, spare);
     const bool unmarked = (p.sizes[j] & direct_mark) == 0;
-    if (p.overwrite && parts > 1 && unmarked && t == 0) { await_claim(p.claims + j); }
+    if (split && unmarked && t == 0) { await_claim(p.claims + j); }
     __syncthreads();
-    const cuda::std::size_t first = static_cast<cuda::std::size_t>(j) << p.slice_bits;
-    const int limit = bins - first < static_cast<cuda::std::size_t>(slice) ? static_cast<int>(bins - first) : slice;
     bucket_flush how = parts > 1 ? bucket_flush::atomic : bucket_flush::add;
     if (parts == 1 && p.fresh && unmarked) {
       how = p.overwrite ? bucket_flush::store_all : bucket_flush::store_counted;
     }
-    flush_bucket<Threads>(s.counters, job.hist[0] + first, limit, how, t);
+    flush_bucket<Threads>(s.counters, job.hist[0] + (static_cast<cuda::std::size_t>(j) << p.slice_bits),
+                          bucket_bins(bins, static_cast<unsigned>(j), p.slice_bits), how, t);
     __syncthreads();
   }
 }
