@@ -292,6 +292,41 @@ TEST_CASE("bins beyond shared memory: the partition where it pays, in bounded ch
   CHECK(bucket_bins(65537, 2, 15) == 1);
   CHECK(bucket_bins(std::size_t{1} << 27, 4095, 15) == 32768);
   CHECK(bucket_bins((std::size_t{1} << 26) - 3, 2047, 15) == 32765);
+  // A bucket's counters in shared memory: every key on its own word below padded_words (whole 16-byte vectors,
+  // which the passes clear), 32 consecutive keys from a multiple of 32 on 32 banks, and so keys 2^s apart for s
+  // from 5 to 10 (the first 32 of them; any 32 in a row on at least 31, where padding by 32 alone put keys 256
+  // apart on 4).
+  using onchip::detail::counter_word;
+  using onchip::detail::padded_words;
+  for (int b = onchip::detail::tuning::partition_min_slice_bits; b <= 16; ++b) {
+    const unsigned slice = 1u << b;
+    CHECK(padded_words(static_cast<int>(slice)) % 4 == 0);
+    std::vector<bool> taken(static_cast<std::size_t>(padded_words(static_cast<int>(slice))), false);
+    bool injective = true;
+    for (unsigned k = 0; k < slice; ++k) {
+      const unsigned w = counter_word(k);
+      injective = injective && w < taken.size() && !taken[w];
+      if (w < taken.size()) { taken[w] = true; }
+    }
+    CHECK(injective);
+  }
+  const auto banks = [](unsigned first, unsigned step) {
+    unsigned seen = 0;
+    for (unsigned r = 0; r < 32; ++r) { seen |= 1u << (counter_word(first + r * step) % 32); }
+    return __builtin_popcount(seen);
+  };
+  int fewest = 32;
+  for (unsigned x = 0; x < (1u << 16); x += 32) { fewest = std::min(fewest, banks(x, 1)); }
+  CHECK(fewest == 32);
+  for (int s = 5; s <= 10; ++s) {
+    const unsigned step = 1u << s;
+    CHECK(banks(0, step) == 32);
+    fewest = 32;
+    for (unsigned first = 0; first + 32 * step <= (1u << 16); ++first) {
+      fewest = std::min(fewest, banks(first, step));
+    }
+    CHECK(fewest >= 31);
+  }
   // What the partition does not serve: several channels, weights, rows, levels, segments, bytes; small inputs.
   histogram_call c = call_of(4, false, 1 << 22);
   CHECK(plan_histogram(c, h200).path == histogram_path::partition);

@@ -340,7 +340,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void finish_scatter(const partition_scatter_lay
     }
 #  pragma unroll 1
     for (int i = t; i < limit; i += Threads) {
-      const unsigned c = s.direct[i + (i >> 5)];
+      const unsigned c = s.direct[counter_word(static_cast<unsigned>(i))];
       if (store) {
         out[i] = static_cast<Counter>(c);
       } else if (c != 0) {
@@ -610,7 +610,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void flush_bucket(const unsigned* counters, Cou
 #  pragma unroll
     for (int f = 0; f < Flush; ++f) {
       const int i = i0 + f * Threads;
-      c[f] = i < limit ? counters[i + (i >> 5)] : 0u;
+      c[f] = i < limit ? counters[counter_word(static_cast<unsigned>(i))] : 0u;
     }
     if (how == bucket_flush::store_all || how == bucket_flush::store_counted) {
       const bool all = how == bucket_flush::store_all;

@@ -472,13 +472,19 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
   return p;
 }
 
-/// Words of a bucket's counters in the partition path's passes: one more every 32 (bin i at word i + i / 32), so
-/// bins a multiple of 32 apart do not share a bank.
-ONCHIP_HOST_DEVICE constexpr int padded_words(int slice) { return slice + slice / 32; }
+/// The word of key k's counter among a bucket's counters in the partition path's passes: k + k / 32 + k / 1024,
+/// one word more every 32 keys and one more every 1024. 32 consecutive keys from a multiple of 32 fall on 32
+/// banks, and so do keys 2^s apart for every s from 5 to 10 (32 r 2^(s-5) + r 2^(s-5) + r 2^(s-10) words for
+/// key r 2^s): data coarser than the bins, say 16-bit values spread over 2^24 bins, lands every 256th bin, which
+/// the padding by 32 alone put on 4 banks.
+ONCHIP_HOST_DEVICE constexpr unsigned counter_word(unsigned k) { return k + (k >> 5) + (k >> 10); }
+
+/// Words of a bucket's counters (counter_word) for `slice` keys, a power of two.
+ONCHIP_HOST_DEVICE constexpr int padded_words(int slice) { return slice + slice / 32 + slice / 1024; }
 
 /// The shared address of key k's counter among padded counters (padded_words) at shared address `counters`.
 ONCHIP_HOST_DEVICE constexpr unsigned padded_counter(unsigned counters, unsigned k) {
-  return counters + (k + (k >> 5)) * 4u;
+  return counters + counter_word(k) * 4u;
 }
 
 /// The partition path's scatter: a tile's keys staged by bucket (and a spare slot per thread, for its samples in
