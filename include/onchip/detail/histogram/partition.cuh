@@ -683,7 +683,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   }
   block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
   const unsigned items = s.items[p.buckets];
-  const auto counters = static_cast<unsigned>(__cvta_generic_to_shared(s.counters));
+  // The counters' address as one opaque value: left to itself, ptxas folds the layout's constant offset into each
+  // key's address (one more add per key than the counter_word arithmetic needs).
+  unsigned counters = static_cast<unsigned>(__cvta_generic_to_shared(s.counters));
+  asm("mov.b32 %0, %0;" : "+r"(counters));
   // This lane's spare word for a vector's key 0; key q's is 32 q words on.
   const auto spare = static_cast<unsigned>(__cvta_generic_to_shared(s.spare + lane));
   for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
