@@ -474,9 +474,9 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
 
 /// The word of key k's counter among a bucket's counters in the partition path's passes: k + k / 32 + k / 1024,
 /// one word more every 32 keys and one more every 1024. 32 consecutive keys from a multiple of 32 fall on 32
-/// banks, and so do keys 2^s apart for every s from 5 to 10 (32 r 2^(s-5) + r 2^(s-5) + r 2^(s-10) words for
-/// key r 2^s): data coarser than the bins, say 16-bit values spread over 2^24 bins, lands every 256th bin, which
-/// the padding by 32 alone put on 4 banks.
+/// banks, and so do keys 0, 2^s, 2 x 2^s, ... 31 x 2^s for every s from 5 to 10 (any 32 keys 2^s apart on at
+/// least 31). Data coarser than the bins, say 16-bit values spread over 2^24 bins, lands every 256th bin, which
+/// padding by 32 alone put on 4 banks.
 ONCHIP_HOST_DEVICE constexpr unsigned counter_word(unsigned k) { return k + (k >> 5) + (k >> 10); }
 
 /// Words of a bucket's counters (counter_word) for `slice` keys, a power of two.
