@@ -197,8 +197,8 @@ inline constexpr unsigned direct_counted = 0xfffffffeu;
 /**
  * Each sample's rank in its bucket, by one returning atomic on the bucket's count; samples in no bin count in one
  * of 32 spare counters past the buckets' (by lane), so no branch skips the atomic. Direct (and Aggregate): a
- * sample of bucket `direct` is counted at once in the block's counters of that bucket (`counters`: their shared
- * address) and its bin becomes direct_counted. Aggregate (after a skewed tile: its bucket `hot`, not `direct`,
+ * sample of bucket `direct` is counted at once in the block's counters of that bucket (`direct_at`: direct_counters) and
+ * its bin becomes direct_counted. Aggregate (after a skewed tile: its bucket `hot`, not `direct`,
  * held over an eighth of it): the lanes of a warp in bucket `hot` take their ranks with one atomic, the lowest
  * such lane's, since keys piling into one bucket otherwise serialize on its counter (aggregating every bucket
  * with __match_any_sync cost 40% on uniform keys, and lane 0's bucket instead of `hot` left the warps whose lane 0
@@ -206,18 +206,14 @@ inline constexpr unsigned direct_counted = 0xfffffffeu;
  */
 template <scatter_rank Mode, int Items>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void rank_scatter_tile(unsigned* count, const partition_args& p, int lane,
-                                                        unsigned hot, unsigned direct, unsigned counters,
+                                                        unsigned hot, unsigned direct, unsigned direct_at,
                                                         unsigned (&bin)[Items], unsigned (&rank)[Items / 2]) {
   constexpr unsigned none = 0xffffffffu, all = 0xffffffffu;
-  const unsigned mask = (1u << p.slice_bits) - 1u;
 #  pragma unroll
   for (int k = 0; k < Items; ++k) {
     const unsigned bucket = bin[k] != none ? bin[k] >> p.slice_bits : p.buckets + lane;
     const bool counted = Mode != scatter_rank::plain && bucket == direct;
-    if (counted) {
-      const unsigned key = bin[k] & mask;
-      shared_red(padded_counter(counters, key), 1u);
-    }
+    if (counted) { shared_red(direct_at + counter_word(bin[k]) * 4u, 1u); }
     unsigned r = 0;
     if constexpr (Mode == scatter_rank::aggregate) {
       const unsigned peers = __ballot_sync(all, bucket == hot);
@@ -264,13 +260,13 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void publish_scatter_tile(const partition_scatt
 }
 
 /// Stages a tile's keys (the low bits of each bin) in bucket order (Drop: less the `dropped` keys of bucket
-/// `drop`, which are counted in the direct counters instead, `counters` being their shared address); samples in no
+/// `drop`, which are counted in the direct counters instead, `direct_at` being direct_counters); samples in no
 /// bin or counted directly write the thread's spare slot past the tile (`spare`): a select, no branch, and no two
 /// threads store to one slot.
 template <bool Drop, int Items>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_scatter_tile(const partition_scatter_layout::spans& s,
                                                          const partition_args& p, int spare, unsigned drop,
-                                                         unsigned dropped, unsigned counters,
+                                                         unsigned dropped, unsigned direct_at,
                                                          const unsigned (&bin)[Items],
                                                          const unsigned (&rank)[Items / 2]) {
   const unsigned mask = (1u << p.slice_bits) - 1u;
@@ -279,9 +275,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_scatter_tile(const partition_scatter
     const unsigned r = (rank[k / 2] >> (k % 2 * 16)) & 0xffffu;
     const unsigned bucket = bin[k] < direct_counted ? bin[k] >> p.slice_bits : p.buckets;
     const unsigned key = bin[k] & mask;
-    if (Drop && bucket == drop) {
-      shared_red(padded_counter(counters, key), 1u);
-    }
+    if (Drop && bucket == drop) { shared_red(direct_at + counter_word(bin[k]) * 4u, 1u); }
     const bool placed = bin[k] < direct_counted && (!Drop || bucket != drop);
     const unsigned at = s.offset[bucket] - (Drop && bucket > drop ? dropped : 0u) + r;
     s.staged[placed ? at : spare] = static_cast<cuda::std::uint16_t>(key);
@@ -389,6 +383,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
   bool skewed = false;     // whether the last tile was
   unsigned hot = 0;        // and its hot bucket
   unsigned direct = none;  // the block's direct bucket: the first skewed tile's hot bucket
+  unsigned direct_at = 0;  // and direct_counters of it
   unsigned empty = 0;      // slots of the block's tiles past the chunk's end (ranked as samples in no bin)
   typename Job::sample_t v[Items];
   load_scatter_tile<Threads>(job.samples, n, blockIdx.x, t, v);
@@ -404,11 +399,11 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     }
     load_scatter_tile<Threads>(job.samples, n, x + gridDim.x, t, v);
     if (skewed && hot != direct) {
-      rank_scatter_tile<scatter_rank::aggregate>(s.count, p, lane, hot, direct, counters, bin, rank);
+      rank_scatter_tile<scatter_rank::aggregate>(s.count, p, lane, hot, direct, direct_at, bin, rank);
     } else if (direct != none) {
-      rank_scatter_tile<scatter_rank::direct>(s.count, p, lane, hot, direct, counters, bin, rank);
+      rank_scatter_tile<scatter_rank::direct>(s.count, p, lane, hot, direct, direct_at, bin, rank);
     } else {
-      rank_scatter_tile<scatter_rank::plain>(s.count, p, lane, hot, direct, counters, bin, rank);
+      rank_scatter_tile<scatter_rank::plain>(s.count, p, lane, hot, direct, direct_at, bin, rank);
     }
     // A bucket over an eighth of the tile marks it skewed as its hot bucket (where several are, the
     // highest-numbered: an atomic maximum of skewed_mark, so that no two threads store to the word).
@@ -425,12 +420,13 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
     direct = drop != none ? drop : direct;
     unsigned dropped = 0;
     if (drop != none) {
+      direct_at = direct_counters(counters, drop, p.slice_bits);
       dropped = s.offset[drop + 1] - s.offset[drop];
       publish_scatter_tile<Threads>(s, p, x, t, drop, dropped);
-      stage_scatter_tile<true>(s, p, tile + t, drop, dropped, counters, bin, rank);
+      stage_scatter_tile<true>(s, p, tile + t, drop, dropped, direct_at, bin, rank);
     } else {
       publish_scatter_tile<Threads>(s, p, x, t, none, 0u);
-      stage_scatter_tile<false>(s, p, tile + t, none, 0u, counters, bin, rank);
+      stage_scatter_tile<false>(s, p, tile + t, none, 0u, direct_at, bin, rank);
     }
     __syncthreads();
     // The tile's keys, the last vector's tail unused.
