@@ -197,12 +197,12 @@ inline constexpr unsigned direct_counted = 0xfffffffeu;
 /**
  * Each sample's rank in its bucket, by one returning atomic on the bucket's count; samples in no bin count in one
  * of 32 spare counters past the buckets' (by lane), so no branch skips the atomic. Direct (and Aggregate): a
- * sample of bucket `direct` is counted at once in the block's counters of that bucket (`direct_at`: direct_counters) and
- * its bin becomes direct_counted. Aggregate (after a skewed tile: its bucket `hot`, not `direct`,
- * held over an eighth of it): the lanes of a warp in bucket `hot` take their ranks with one atomic, the lowest
- * such lane's, since keys piling into one bucket otherwise serialize on its counter (aggregating every bucket
- * with __match_any_sync cost 40% on uniform keys, and lane 0's bucket instead of `hot` left the warps whose lane 0
- * is elsewhere serialized: bench/NOTES.md). Ranks are below 2^16, two to a register.
+ * sample of bucket `direct` is counted at once in the block's counters of that bucket (`direct_at`:
+ * direct_counters) and its bin becomes direct_counted. Aggregate (after a skewed tile: its bucket `hot`, not
+ * `direct`, held over an eighth of it): the lanes of a warp in bucket `hot` take their ranks with one atomic, the
+ * lowest such lane's, since keys piling into one bucket otherwise serialize on its counter (aggregating every
+ * bucket with __match_any_sync cost 40% on uniform keys, and lane 0's bucket instead of `hot` left the warps whose
+ * lane 0 is elsewhere serialized: bench/NOTES.md). Ranks are below 2^16, two to a register.
  */
 template <scatter_rank Mode, int Items>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void rank_scatter_tile(unsigned* count, const partition_args& p, int lane,

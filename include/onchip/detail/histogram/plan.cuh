@@ -482,10 +482,10 @@ ONCHIP_HOST_DEVICE constexpr unsigned counter_word(unsigned k) { return k + (k >
 /// Words of a bucket's counters (counter_word) for `slice` keys, a power of two.
 ONCHIP_HOST_DEVICE constexpr int padded_words(int slice) { return slice + slice / 32 + slice / 1024; }
 
-/// The address which, plus 4 counter_word(bin), is the shared address of a bin's counter among the padded counters
-/// of its bucket `bucket` at shared address `counters` (slice_bits at least 10): counter_word(bucket 2^slice_bits +
-/// k) is bucket padded_words(2^slice_bits) + counter_word(k), so the scatter's direct counting need not take the
-/// key out of the bin (the sum wraps modulo 2^32 back onto the counters).
+/// The address which, plus 4 counter_word(bin), is the shared address of a bin's counter among the padded
+/// counters of its bucket `bucket` at shared address `counters` (slice_bits at least 10): counter_word(bucket
+/// 2^slice_bits + k) is bucket padded_words(2^slice_bits) + counter_word(k), so the scatter's direct counting need
+/// not take the key out of the bin (the sum wraps modulo 2^32 back onto the counters).
 ONCHIP_HOST_DEVICE constexpr unsigned direct_counters(unsigned counters, unsigned bucket, int slice_bits) {
   return counters - bucket * static_cast<unsigned>(padded_words(1 << slice_bits)) * 4u;
 }
