@@ -508,6 +508,7 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   if (plan.path == histogram_path::partition && call.input_bytes() > 0) {
     const cudaError_t e = partition_workspace(call, options, device, limits, stream, who, plan, workspace, owned);
     if (e != cudaSuccess) { return e; }
+    // Still the partition only if its workspace came (a failed allocation fell back to the global atomics).
     if (plan.path == histogram_path::partition && partition_overwrite_override::current()) {
       plan.zero_in_kernel = !options.accumulate;
     }
