@@ -1,8 +1,9 @@
 // Bins beyond shared memory through the partition path (two passes through a workspace), against the host
 // reference: 2^16 + 1 to 2^26 bins, uniform, skewed and one-bin keys, keys turning skewed part-way, n = 0 and 1,
-// odd tails, misaligned starts, several chunks, a caller's workspace, a failed allocation's fallback, the
-// library's own workspace kept between calls and given back, calls on two streams at once, 64-bit counters, a
-// custom binner, and outputs overwritten without a memset (every bin stored by the passes).
+// odd tails, misaligned starts, scatter blocks of many tiles, several chunks, a caller's workspace, a failed
+// allocation's fallback, the library's own workspace kept between calls and given back, calls on two streams at
+// once, 64-bit counters, a custom binner, and outputs overwritten without a memset (every bin stored by the
+// passes).
 #include <onchip/histogram.cuh>
 
 #include <algorithm>
@@ -59,6 +60,15 @@ std::vector<S> late_skew(std::size_t n, double lo, double hi, unsigned seed) {
   return positioned<S>(n, lo, hi, seed, [n](std::size_t i, auto& draw) {
     const double p = i >= n / 5 * 3 && draw() < 0.9 ? draw() / 256.0 : draw();
     return i % 64 == 63 ? 1.0 + p : p;
+  });
+}
+
+/// Keys mostly in two neighbouring bins: 80% at `high`, 15% at `low`, the rest anywhere in [lo, hi).
+template <class S>
+std::vector<S> two_neighbours(std::size_t n, double lo, double hi, double low, double high, unsigned seed) {
+  return positioned<S>(n, 0.0, 1.0, seed, [&](std::size_t, auto& draw) {
+    const double p = draw();
+    return p < 0.8 ? high : p < 0.95 ? low : lo + (hi - lo) * draw();
   });
 }
 
@@ -134,6 +144,35 @@ ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 k
                                             hist_test::distribution::uniform, 25),
              1 << 20, 0.0f, 1.0f, histogram_path::automatic,
              hist_test::under_sanitizer() ? "global_atomics" : "partition");
+}
+
+ONCHIP_GPU_TEST_CASE("the partition path's direct bucket: many tiles a scatter block, over 2^16 hits of a bin") {
+  // With the scatter cut to one or two blocks, a small input gives each block many tiles: its direct bucket taken
+  // in its first tile and counted on through the rest, more than 65535 samples of one bin in one block's counters,
+  // two hot bins side by side, and (forced) the first block to flush storing the bucket's bins while the other
+  // waits. f32 keys take tiles of partition_tile(4) samples, i64 keys tiles of partition_tile(8).
+  const std::size_t tile4 = static_cast<std::size_t>(onchip::detail::partition_tile(4));
+  const std::size_t tile8 = static_cast<std::size_t>(onchip::detail::partition_tile(8));
+  const double bin20 = 1.0 / (1 << 20);
+  for (int blocks : {1, 2}) {
+    INFO(blocks << " scatter blocks");
+    const onchip::detail::partition_scatter_grid_override grid(blocks);
+    const std::size_t n = (blocks == 1 ? 5 : 9) * tile4 + 3;
+    const std::vector<float> one(n, 0.3f);
+    const auto pair = two_neighbours<float>(n, 0.0, 1.0, 2000.5 * bin20, 2001.5 * bin20, 51);
+    for (bool overwrite : {false, true}) {
+      const char* clearing = overwrite ? "no memset (forced)" : "the plan's memset or not";
+      INFO(clearing);
+      const onchip::detail::partition_overwrite_override forced(overwrite);
+      check_even(one, 1 << 20, 0.0f, 1.0f, histogram_path::partition);
+      check_even(pair, 1 << 20, 0.0f, 1.0f, histogram_path::partition);
+      check_even<unsigned long long>(pair, 1 << 24, 0.0f, 1.0f, histogram_path::partition);
+      check_even(heavy_head<float>(n, 0.0, 1.0, 52), 1 << 22, 0.0f, 1.0f, histogram_path::partition);
+    }
+    const std::size_t n8 = (blocks == 1 ? 9 : 17) * tile8 + 3;
+    check_even<double>(two_neighbours<std::int64_t>(n8, 0.0, 1e12, 5e9, 5e9 + 1e6, 53), 1 << 20, 0LL,
+                       1000000000000LL, histogram_path::partition);
+  }
 }
 
 ONCHIP_GPU_TEST_CASE("the partition path: n = 0 and 1, odd tails, NaN and out-of-range samples, 64-bit counters") {

@@ -61,6 +61,9 @@ using workspace_failure_override = thread_setting<bool, false, struct workspace_
 /// Tests: while alive and true, the partition path's first chunk overwrites the output without its memset on this
 /// thread wherever the call does not accumulate, whatever the plan says.
 using partition_overwrite_override = thread_setting<bool, false, struct partition_overwrite_setting>;
+/// Tests: while alive and above 0, the partition path's scatter runs at most this many blocks on this thread (each
+/// then takes many tiles of a small input: a direct bucket counted on through them).
+using partition_scatter_grid_override = thread_setting<int, 0, struct partition_scatter_grid_setting>;
 /// Tests and benchmarks: while alive and false, range binning of levels kept in device memory uses the grid
 /// instead of a bitmap of sub-cells on this thread (plan_histogram's `bitmaps`).
 using level_bitmap_override = thread_setting<bool, true, struct level_bitmap_setting>;
@@ -511,6 +514,9 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
     // Still the partition only if its workspace came (a failed allocation fell back to the global atomics).
     if (plan.path == histogram_path::partition && partition_overwrite_override::current()) {
       plan.zero_in_kernel = !options.accumulate;
+    }
+    if (plan.path == histogram_path::partition && partition_scatter_grid_override::current() > 0) {
+      plan.grid = std::min(plan.grid, partition_scatter_grid_override::current());
     }
   }
   if (options.path != nullptr) { *options.path = path_name(plan.path); }
