@@ -512,11 +512,11 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
     const cudaError_t e = partition_workspace(call, options, device, limits, stream, who, plan, workspace, owned);
     if (e != cudaSuccess) { return e; }
     // Still the partition only if its workspace came (a failed allocation fell back to the global atomics).
-    if (plan.path == histogram_path::partition && partition_overwrite_override::current()) {
-      plan.zero_in_kernel = !options.accumulate;
-    }
-    if (plan.path == histogram_path::partition && partition_scatter_grid_override::current() > 0) {
-      plan.grid = std::min(plan.grid, partition_scatter_grid_override::current());
+    if (plan.path == histogram_path::partition) {
+      if (partition_overwrite_override::current()) { plan.zero_in_kernel = !options.accumulate; }
+      if (partition_scatter_grid_override::current() > 0) {
+        plan.grid = std::min(plan.grid, partition_scatter_grid_override::current());
+      }
     }
   }
   if (options.path != nullptr) { *options.path = path_name(plan.path); }
