@@ -687,13 +687,15 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   const auto spare = static_cast<unsigned>(__cvta_generic_to_shared(s.spare + lane));
   for (unsigned item = blockIdx.x; item < items; item += gridDim.x) {
     const int j = bucket_of_item(s.items, p.buckets, item);
+    // Unmarked: no scatter block counted part of this bucket in place (and flushed into its bins).
+    const bool unmarked = (p.sizes[j] & direct_mark) == 0;
     const unsigned parts = s.items[j + 1] - s.items[j], part = item - s.items[j];
     const unsigned first_tile = share_begin(p.tiles, part, parts), end_tile = share_begin(p.tiles, part + 1, parts);
     // Where the chunk overwrites the output and no scatter block flushed into a split bucket, the first of its
     // parts to start clears its bins, and every part adds once they are (the scans no longer read warp_sums).
     const bool split = p.overwrite && parts > 1;
     if (split && t == 0) {
-      s.warp_sums[0] = (p.sizes[j] & direct_mark) == 0 && take_claim(p.claims + j) ? 1u : 0u;
+      s.warp_sums[0] = unmarked && take_claim(p.claims + j) ? 1u : 0u;
     }
     for (int i = t; i < padded_words(slice) / 4; i += Threads) {
       reinterpret_cast<uint4*>(s.counters)[i] = make_uint4(0, 0, 0, 0);
@@ -710,7 +712,6 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     count_warp_tiles<Gather, tile>(p, static_cast<unsigned>(j) * p.tiles,
                                    first_tile + share_begin(span, warp, warps),
                                    first_tile + share_begin(span, warp + 1, warps), lane, counters, spare);
-    const bool unmarked = (p.sizes[j] & direct_mark) == 0;
     if (split && unmarked && t == 0) { await_claim(p.claims + j); }
     __syncthreads();
     bucket_flush how = parts > 1 ? bucket_flush::atomic : bucket_flush::add;
