@@ -701,14 +701,15 @@ TEST_CASE("segments and rows: segments are sliced, short rows get a block each, 
 }
 
 TEST_CASE("the paths each architecture gets, worked out by hand from its limits") {
-  // Bytes: one 64 KiB plane of lane-owned counters, two blocks of 1024 on the H200 and the A100, one on sm_86/89
-  // (1536 threads an SM) and on sm_75 (1024 threads, 64 KiB).
+  // Bytes: one 64 KiB plane of lane-owned counters, one block of 1024 an SM on every GPU (eight vectors in
+  // flight a thread).
   const histogram_call bytes = call_of(1, true, 256);
   CHECK(plan_histogram(bytes, h200).path == histogram_path::byte_lanes);
   CHECK(plan_histogram(bytes, h200).threads == 1024);
-  CHECK(plan_histogram(bytes, h200).blocks_per_sm == 2);
+  CHECK(plan_histogram(bytes, h200).blocks_per_sm == 1);
+  CHECK(plan_histogram(bytes, h200).vectors == 8);
   CHECK(plan_histogram(bytes, h200).smem_bytes == 65536);
-  CHECK(plan_histogram(bytes, a100).blocks_per_sm == 2);
+  CHECK(plan_histogram(bytes, a100).blocks_per_sm == 1);
   CHECK(plan_histogram(bytes, gpus[2].limits).blocks_per_sm == 1);
   CHECK(plan_histogram(bytes, gpus[0].limits).path == histogram_path::byte_lanes);
   CHECK(plan_histogram(bytes, gpus[0].limits).blocks_per_sm == 1);
@@ -794,7 +795,7 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
   CHECK(plan_histogram(small, h200).grid == 32);
   CHECK(plan_histogram(small, h200).replicas == 2);
   // Small byte inputs: the byte kernel gets one block for each 16 KiB (1024 threads x one vector of 16 bytes), up
-  // to the 264 resident blocks (132 SMs x 2).
+  // to the 132 resident blocks (one an SM).
   histogram_call small_bytes = call_of(1, true, 256);
   small_bytes.row_samples = 131072;
   CHECK(plan_histogram(small_bytes, h200).path == histogram_path::byte_lanes);
@@ -803,8 +804,10 @@ TEST_CASE("the paths each architecture gets, worked out by hand from its limits"
   CHECK(plan_histogram(small_bytes, h200).grid == 64);
   small_bytes.row_samples = 16384 + 1;
   CHECK(plan_histogram(small_bytes, h200).grid == 2);
+  small_bytes.row_samples = 2 << 20;
+  CHECK(plan_histogram(small_bytes, h200).grid == 128);
   small_bytes.row_samples = 16 << 20;
-  CHECK(plan_histogram(small_bytes, h200).grid == 264);
+  CHECK(plan_histogram(small_bytes, h200).grid == 132);
   small_bytes.row_samples = 4096;
   CHECK(plan_histogram(small_bytes, h200).grid == 1);
   CHECK(plan_histogram(small_bytes, h200).zero_in_kernel);

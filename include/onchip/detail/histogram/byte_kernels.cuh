@@ -142,7 +142,7 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
   zero_output(job, a);
   const byte_lanes<A> lanes = start_byte_lanes<A>(planes);
   __syncthreads();
-  count_bytes<tuning::device_vectors(Vectors, tuning::byte_lane_pre_hopper_vectors)>(job, a, lanes);
+  count_bytes<Vectors>(job, a, lanes);
   __syncthreads();
   // One thread per channel and value sums its words as 16-byte loads (from a different 16 bytes in each lane, so a
   // quarter warp reads 32 banks), then bins the value once. A * 256 is a multiple of the warp: whole warps take

@@ -192,7 +192,8 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
   switch (path) {
     case histogram_path::byte_lanes:
       if (channels > 1) {
-        return {tuning::byte_lane_channel_threads, tuning::byte_lane_channel_blocks, tuning::byte_lane_vectors};
+        return {tuning::byte_lane_channel_threads, tuning::byte_lane_channel_blocks,
+                tuning::byte_lane_channel_vectors};
       }
       return {tuning::byte_lane_threads, tuning::byte_lane_blocks, tuning::byte_lane_vectors};
     case histogram_path::shared_replicas:

@@ -13,8 +13,9 @@ namespace onchip::detail::tuning {
 /**
  * Vectors in flight a kernel keeps in the pass compiled for this GPU: the counts here are the H200's; before sm_90
  * a kernel keeps at most `pre_hopper_cap` (ptxas for sm_80 needs more registers for the same loops and spilled 4-24
- * bytes to local memory at the H200's counts: the byte kernel at 4 vectors, the packed 16-bit kernel at 4, the
- * shared kernel at 6; none at 3, 2 and 4). The host's plan keeps the H200's count (it only sizes small grids).
+ * bytes to local memory at the H200's counts: the packed 16-bit kernel at 4 vectors, the shared kernel at 6; none
+ * at 2 and 4). The host's plan keeps the H200's count (it only sizes small grids). The byte kernel needs no cap: at
+ * one block an SM it has 64 registers a thread and keeps its eight vectors without spilling on sm_75 and sm_80.
  */
 ONCHIP_HOST_DEVICE constexpr int device_vectors(int vectors, int pre_hopper_cap) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
@@ -40,24 +41,24 @@ ONCHIP_HOST_DEVICE constexpr int device_min_blocks(int threads, int blocks) {
   return blocks;
 #endif
 }
-inline constexpr int byte_lane_pre_hopper_vectors = 3;
 inline constexpr int packed16_pre_hopper_vectors = 2;
 inline constexpr int shared_pre_hopper_vectors = 4;
 
 // --- Byte lanes: 1-byte samples counted per value in lane-owned 32-bit counters (byte_kernels.cuh). -----------
 /// 64 KiB planes of counters: one for one or two active channels, two for three or four.
 ONCHIP_HOST_DEVICE constexpr int byte_lane_planes(int active) { return active <= 2 ? 1 : 2; }
-/// One active channel: 1024 threads, two blocks of 64 KiB to an SM, four 16-byte vectors in flight per thread
-/// (128 KiB of loads in flight per SM, as many as the read ceiling's kernel): u8 / 256 bins at 97.7-98.3% of the
-/// read ceiling, against 95.7-97.1% for three blocks of 512 threads (H200, 2026-11-30, bench/NOTES.md). SMs with
-/// less shared memory get fewer blocks.
+/// One active channel: one block of 1024 threads and 64 KiB to an SM, eight 16-byte vectors in flight per thread
+/// (128 KiB of loads in flight per SM, as many as the read ceiling's kernel). Two blocks of four vectors (the same
+/// loads in flight) ran 0.1-0.7 points of the read ceiling below it on every input tried, three blocks of 512
+/// threads 1-2 points below (H100, 2026-12-06; bench_byte_shapes, bench/NOTES.md "The byte kernel's shape").
 inline constexpr int byte_lane_threads = 1024;
-inline constexpr int byte_lane_blocks = 2;
-inline constexpr int byte_lane_vectors = 4;
+inline constexpr int byte_lane_blocks = 1;
+inline constexpr int byte_lane_vectors = 8;
 /// Several active channels: 128 KiB (three or four channels) leave room for one block, so it has 1024 threads to
 /// keep as many loads in flight.
 inline constexpr int byte_lane_channel_threads = 1024;
 inline constexpr int byte_lane_channel_blocks = 1;
+inline constexpr int byte_lane_channel_vectors = 4;
 /// Small inputs: a block of the byte kernel is launched for every 16-byte vector per thread (16 KiB), not for a
 /// whole round of four. Time per call of u8 / 256 bins with the GPU idle before it (H200, 2026-11-30): 1 MiB in 64
 /// blocks 8.6-9.0 us against 11.7 in 16; 256 KiB in 16 blocks 8.5-8.9 against 9.5 in 4 (bench/NOTES.md).
