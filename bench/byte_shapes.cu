@@ -69,7 +69,7 @@ __global__ void generate(unsigned char* out, std::size_t n, dist d) {
 
 struct shape {
   std::string name;
-  int threads, blocks_per_sm, halves;
+  int threads, blocks_per_sm, smem_bytes;
   void (*kernel)(const uint4*, std::size_t, unsigned*);
 };
 
@@ -77,15 +77,16 @@ struct shape {
 template <int Threads, int V, int Halves, int HalfRule = 0>
 shape make(int blocks_per_sm) {
   auto* k = lane_owned<Threads, V, Halves, HalfRule>;
+  constexpr int bytes = Halves / 2 * 65536;  // a 64 KiB plane holds two halves
   int device = 0, optin = 0, per_sm = 0;
   BENCH_CHECK(cudaGetDevice(&device));
   BENCH_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   BENCH_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-  if (Halves / 2 * 65536 > optin || blocks_per_sm * Halves / 2 * 65536 > per_sm) { k = nullptr; }
-  if (k) { BENCH_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, Halves / 2 * 65536)); }
+  if (bytes > optin || blocks_per_sm * bytes > per_sm) { k = nullptr; }
+  if (k) { BENCH_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)); }
   std::string n = std::to_string(Threads) + " x " + std::to_string(blocks_per_sm) + ", " + std::to_string(V) +
                   " vectors, " + std::to_string(Halves) + " halves" + (HalfRule ? " (warp / 4)" : "");
-  return {n, Threads, blocks_per_sm, Halves, k};
+  return {n, Threads, blocks_per_sm, bytes, k};
 }
 
 }  // namespace
@@ -134,7 +135,7 @@ int main(int argc, char** argv) {
       run(s.name, [&] {
         BENCH_CHECK(cudaMemsetAsync(hist, 0, 256 * sizeof(unsigned)));
         const auto* vectors = reinterpret_cast<const uint4*>(samples);
-        s.kernel<<<sms * s.blocks_per_sm, s.threads, s.halves / 2 * 65536>>>(vectors, n / 16, hist);
+        s.kernel<<<sms * s.blocks_per_sm, s.threads, s.smem_bytes>>>(vectors, n / 16, hist);
       });
     }
   }
