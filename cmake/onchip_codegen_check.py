@@ -12,6 +12,10 @@ disassembles the cubin with cuobjdump, and checks the contracts written in the p
 Functions are named as the disassembly names them: give probe kernels extern "C" linkage. A contract that names a
 function missing from the output fails. When cuobjdump cannot be found the SASS contracts FAIL: they are never
 skipped. Exit status 0 = every contract held.
+
+The build runs `--mode compile` (the PTX and SASS, and a depfile listing every header the probe read, so that the
+build tool compiles a probe again only when one of its inputs changed) and ctest runs `--mode check` (the contracts
+against those files, in a fraction of a second). `--mode all`, the default, does both, for use by hand.
 """
 import argparse
 import glob
@@ -67,63 +71,93 @@ def instructions(text):
 
 
 def run(cmd):
-    print("+", " ".join(cmd), flush=True)
+    """Runs cmd and returns its standard output; on failure prints the command and its output, and exits."""
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if proc.returncode != 0:
+        print("+", " ".join(cmd))
         print(proc.stdout)
         sys.exit(f"codegen: command failed with exit status {proc.returncode}")
     return proc.stdout
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--nvcc", required=True)
-    ap.add_argument("--cuobjdump", default="")
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--arch", required=True, help="e.g. 90")
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("--flag", action="append", default=[], help="extra nvcc flag (repeatable)")
-    args = ap.parse_args()
-
+def read_contracts(source, arch):
     contracts = []
-    with open(args.source) as f:
+    with open(source) as f:
         for lineno, line in enumerate(f, 1):
             m = CONTRACT.match(line)
             if not m:
                 continue
             archs = m.group("archs")
-            if archs and args.arch not in archs.split(","):
+            if archs and arch not in archs.split(","):
                 continue
             contracts.append((lineno, m.group("body")))
     if not contracts:
-        sys.exit(f"codegen: {args.source} declares no contract for sm_{args.arch}")
+        sys.exit(f"codegen: {source} declares no contract for sm_{arch}")
+    return contracts
 
+
+def compile_probe(args, contracts, stem):
+    """Writes <stem>.ptx and, when a contract reads SASS, <stem>.sass; with --depfile, the headers the probe read."""
+    base = [args.nvcc, "-std=c++17", "-O3", f"-arch=sm_{args.arch}"] + args.flag
+    deps = ["-MD", "-MF", args.depfile, "-MT", args.stamp or stem + ".ptx"] if args.depfile else []
+    run(base + ["-ptx", args.source, "-o", stem + ".ptx"] + deps)
+    if os.path.exists(stem + ".sass"):
+        os.remove(stem + ".sass")
+    if not any(body.split()[0].startswith("sass") for _, body in contracts):
+        return
+    cuobjdump = find_cuobjdump(args.cuobjdump)
+    if cuobjdump is None:
+        sys.exit("codegen: FAILED: cuobjdump not found, so the SASS contracts cannot be checked. Install it "
+                 "(python3 -m pip install 'nvidia-cuda-cuobjdump>=13.2,<14' 'nvidia-cuda-nvdisasm>=13.2,<14'), put "
+                 "it on PATH, or set ONCHIP_CUOBJDUMP.")
+    # cuobjdump runs nvdisasm, which PyPI installs beside it (nvidia-cuda-nvdisasm).
+    os.environ["PATH"] = os.path.dirname(cuobjdump) + os.pathsep + os.environ.get("PATH", "")
+    # The cubin from the same PTX, as nvcc itself assembles it (compiling the source again would double the time).
+    ptxas = os.path.join(os.path.dirname(os.path.abspath(shutil.which(args.nvcc) or args.nvcc)), "ptxas")
+    if not os.access(ptxas, os.X_OK):
+        ptxas = shutil.which("ptxas") or ptxas
+    run([ptxas, f"-arch=sm_{args.arch}", "-m64", stem + ".ptx", "-o", stem + ".cubin"])
+    text = run([cuobjdump, "-sass", stem + ".cubin"])
+    with open(stem + ".sass", "w") as f:
+        f.write(text)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mode", choices=["all", "compile", "check"], default="all",
+                    help="compile: write the PTX and SASS (a build step); check: check the contracts against what "
+                         "compile wrote (a test); all: both")
+    ap.add_argument("--nvcc", default="nvcc")
+    ap.add_argument("--cuobjdump", default="")
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--arch", required=True, help="e.g. 90")
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--flag", action="append", default=[], help="extra nvcc flag (repeatable)")
+    ap.add_argument("--depfile", default="", help="compile: write the probe's dependencies here (Makefile syntax)")
+    ap.add_argument("--stamp", default="", help="compile: touch this file once the PTX and SASS are written")
+    args = ap.parse_args()
+
+    contracts = read_contracts(args.source, args.arch)
     os.makedirs(args.workdir, exist_ok=True)
     stem = os.path.join(args.workdir, os.path.splitext(os.path.basename(args.source))[0] + f".sm_{args.arch}")
-    base = [args.nvcc, "-std=c++17", "-O3", f"-arch=sm_{args.arch}"] + args.flag
-    run(base + ["-ptx", args.source, "-o", stem + ".ptx"])
+    if args.mode != "check":
+        compile_probe(args, contracts, stem)
+        if args.stamp:
+            with open(args.stamp, "w") as f:
+                f.write(f"{stem}.ptx\n")
+        if args.mode == "compile":
+            return 0
+
+    if not os.path.exists(stem + ".ptx"):
+        sys.exit(f"codegen: {stem}.ptx is missing: build the project first (the build compiles the probes)")
     with open(stem + ".ptx") as f:
         ptx = split_ptx(f.read())
-
-    needs_sass = any(body.split()[0].startswith("sass") for _, body in contracts)
     sass = {}
-    if needs_sass:
-        cuobjdump = find_cuobjdump(args.cuobjdump)
-        if cuobjdump is None:
-            sys.exit("codegen: FAILED: cuobjdump not found, so the SASS contracts cannot be checked. Install it "
-                     "(python3 -m pip install 'nvidia-cuda-cuobjdump>=13.2,<14' 'nvidia-cuda-nvdisasm>=13.2,<14'), put it on PATH, or set "
-                     "ONCHIP_CUOBJDUMP.")
-        # cuobjdump runs nvdisasm, which PyPI installs beside it (nvidia-cuda-nvdisasm).
-        os.environ["PATH"] = os.path.dirname(cuobjdump) + os.pathsep + os.environ.get("PATH", "")
-        # The cubin from the same PTX, as nvcc itself assembles it (compiling the source again would double the time).
-        ptxas = os.path.join(os.path.dirname(os.path.abspath(shutil.which(args.nvcc) or args.nvcc)), "ptxas")
-        if not os.access(ptxas, os.X_OK):
-            ptxas = shutil.which("ptxas") or ptxas
-        run([ptxas, f"-arch=sm_{args.arch}", "-m64", stem + ".ptx", "-o", stem + ".cubin"])
-        text = run([cuobjdump, "-sass", stem + ".cubin"])
-        with open(stem + ".sass", "w") as f:
-            f.write(text)
-        sass = split_sass(text)
+    if any(body.split()[0].startswith("sass") for _, body in contracts):
+        if not os.path.exists(stem + ".sass"):
+            sys.exit(f"codegen: {stem}.sass is missing: build the project first (the build compiles the probes)")
+        with open(stem + ".sass") as f:
+            sass = split_sass(f.read())
 
     failures = 0
     for lineno, body in contracts:

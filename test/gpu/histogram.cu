@@ -1,6 +1,7 @@
 // The histogram on the device: bin counts x distributions x sizes against the host reference; CUB on the same
 // input where the semantics coincide; 2-D regions, channels, weights, segments, accumulate, ignored samples; bad
-// input rejected without writing; the block primitive, including 16-bit counters past 65535.
+// input rejected without writing; the block primitive, including 16-bit counters past 65535. Compiled as six units
+// (ONCHIP_TEST_PART 0 to 5, a group of test cases each), so that a build on several cores compiles them side by side.
 #include <onchip/histogram.cuh>
 
 #include <cub/device/device_histogram.cuh>
@@ -12,16 +13,20 @@
 
 #include "histogram_common.cuh"
 
+#ifndef ONCHIP_TEST_PART
+#  error "compile with -DONCHIP_TEST_PART=0 to 5, or -1 for every part (test/gpu/CMakeLists.txt builds them)"
+#endif
+
 using hist_test::distribution;
 
 namespace {
 
-constexpr distribution all_distributions[] = {distribution::uniform,     distribution::degenerate,
+[[maybe_unused]] constexpr distribution all_distributions[] = {distribution::uniform,     distribution::degenerate,
                                               distribution::skewed,      distribution::sorted_runs,
                                               distribution::alternating, distribution::out_of_range,
                                               distribution::nan_laced};
 
-std::vector<double> counts_of(const std::vector<int>& bins_of_samples, int bins) {
+[[maybe_unused]] std::vector<double> counts_of(const std::vector<int>& bins_of_samples, int bins) {
   std::vector<double> c(bins, 0.0);
   for (int b : bins_of_samples) {
     if (b >= 0) { c[b] += 1; }
@@ -38,6 +43,7 @@ std::vector<double> reference_even_counts(const std::vector<S>& s, L lo, L hi, i
 
 }  // namespace
 
+#if ONCHIP_TEST_PART_IS(0)
 ONCHIP_GPU_TEST_CASE("bin counts from 1 to 2^20 on every distribution (f32 samples, u32 counters)") {
   for (int bins : {1, 2, 7, 64, 255, 256, 257, 1000, 4096, 65536, 1 << 20}) {
     for (distribution d : all_distributions) {
@@ -61,6 +67,8 @@ ONCHIP_GPU_TEST_CASE("sizes 0, 1, 31, 32, 33, 1000, 2^20 + 3 and misaligned star
   }
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(1)
 ONCHIP_GPU_TEST_CASE("2^28 bytes into 256 bins, as CUB counts them") {
   const std::size_t n = hist_test::sized(std::size_t{1} << 28);
   std::vector<std::uint8_t> host(n);
@@ -133,6 +141,8 @@ ONCHIP_GPU_TEST_CASE("a custom binner and bin_identity") {
   hist_test::require_equal(tens.get(), counts_of(ref, 10));
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(2)
 ONCHIP_GPU_TEST_CASE("bin counts beyond shared memory (2^22, 2^24) use the bounded path and stay exact") {
   for (int bins : {1 << 22, 1 << 24}) {
     INFO("bins " << bins);
@@ -222,6 +232,8 @@ ONCHIP_GPU_TEST_CASE("RGBA with 3 active channels matches CUB's MultiHistogramEv
   }
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(3)
 ONCHIP_GPU_TEST_CASE("weights read beside the samples: every pairing of alignments, odd sizes, samples in no bin") {
   // Samples and weights at every 4-byte offset from 16-byte alignment (paired when the offsets agree, read one by
   // one otherwise), in the shared path (1024 bins) and the global one (2^20 bins); weights in eighths, so the
@@ -334,6 +346,8 @@ ONCHIP_GPU_TEST_CASE("segments, including empty ones, each get their own histogr
   }
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(4)
 ONCHIP_GPU_TEST_CASE("accumulate adds into the histogram; n = 0 zeroes it or leaves it") {
   const auto host = hist_test::make_samples<float>(77777, 0.0, 1.0, distribution::uniform, 61);
   hist_test::device_samples<float> in(host, 0);
@@ -394,6 +408,8 @@ ONCHIP_GPU_TEST_CASE("checked mode: unsorted levels trap with a message") {
 
 // ---- block primitive ------------------------------------------------------------------------------------------
 
+#endif
+#if ONCHIP_TEST_PART_IS(5)
 namespace {
 
 template <onchip::block_layout Layout>
@@ -574,3 +590,4 @@ ONCHIP_GPU_TEST_CASE("block_histogram with double counters adds weights") {
   for (int i = 0; i < n; ++i) { expected[i % 10] += w[i]; }
   for (int b = 0; b < 10; ++b) { CHECK(got[b] == expected[b]); }
 }
+#endif

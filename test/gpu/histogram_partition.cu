@@ -3,7 +3,8 @@
 // odd tails, misaligned starts, scatter blocks of many tiles, several chunks, a caller's workspace, a failed
 // allocation's fallback, the library's own workspace kept between calls and given back, calls on two streams at
 // once, 64-bit counters, a custom binner, and outputs overwritten without a memset (every bin stored by the
-// passes).
+// passes). Compiled as four units (ONCHIP_TEST_PART 0 to 3, a group of test cases each), so that a build on several
+// cores compiles them side by side.
 #include <onchip/histogram.cuh>
 
 #include <algorithm>
@@ -13,6 +14,10 @@
 #include <vector>
 
 #include "histogram_common.cuh"
+
+#ifndef ONCHIP_TEST_PART
+#  error "compile with -DONCHIP_TEST_PART=0 to 3, or -1 for every part (test/gpu/CMakeLists.txt builds them)"
+#endif
 
 using onchip::detail::histogram_path;
 
@@ -108,6 +113,7 @@ void check_even(const std::vector<S>& host, int bins, L lo, L hi, histogram_path
 
 }  // namespace
 
+#if ONCHIP_TEST_PART_IS(0)
 ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 keys, uniform, skewed, one bin, "
                      "a moving hot spot, skewed part-way") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 7);
@@ -146,6 +152,8 @@ ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 k
              hist_test::under_sanitizer() ? "global_atomics" : "partition");
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(1)
 ONCHIP_GPU_TEST_CASE("the partition path's direct bucket: many tiles a scatter block, over 2^16 hits of a bin") {
   // With the scatter cut to one or two blocks, a small input gives each block many tiles: its direct bucket taken
   // in its first tile and counted on through the rest, more than 65535 samples of one bin in one block's counters,
@@ -193,6 +201,8 @@ ONCHIP_GPU_TEST_CASE("the partition path: n = 0 and 1, odd tails, NaN and out-of
                      histogram_path::partition);
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(2)
 ONCHIP_GPU_TEST_CASE("the partition path in chunks, in a caller's workspace, and without a workspace") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
   const auto samples = heavy_head<float>(n, 0.0, 1.0, 41);
@@ -291,6 +301,8 @@ ONCHIP_GPU_TEST_CASE("the partition path's own workspace: kept between calls, gi
   if (pools != 0) { CHECK(reserved() >= bytes); }
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(3)
 namespace {
 /// Key frequencies: a multiplicative hash of a 32-bit key into 2^22 bins.
 struct hash_bins {
@@ -362,3 +374,4 @@ ONCHIP_GPU_TEST_CASE("the partition path past 4 GiB: 26 chunks, more than 2^32 h
   expected[172706] = static_cast<double>(samples);
   hist_test::require_equal(hist.get(), expected);
 }
+#endif

@@ -2,7 +2,8 @@
 // blocks per SM are resident; the cached device limits are the device's; calls from many host threads at once;
 // small inputs whose single block zeroes the output, or several blocks after a memset (every path, and captured in
 // a graph and replayed); many small segments; range binning through the level grid on every path; 16-bit range
-// binning by folding counted values.
+// binning by folding counted values. Compiled as seven units (ONCHIP_TEST_PART 0 to 6, a group of test cases each),
+// so that a build on several cores compiles them side by side.
 #include <onchip/histogram.cuh>
 
 #include <cmath>
@@ -12,6 +13,10 @@
 #include <vector>
 
 #include "histogram_common.cuh"
+
+#ifndef ONCHIP_TEST_PART
+#  error "compile with -DONCHIP_TEST_PART=0 to 6, or -1 for every part (test/gpu/CMakeLists.txt builds them)"
+#endif
 
 using hist_test::distribution;
 using onchip::detail::histogram_path;
@@ -70,6 +75,7 @@ void check_range_paths(const std::vector<S>& host, const std::vector<L>& levels,
 
 }  // namespace
 
+#if ONCHIP_TEST_PART_IS(0)
 ONCHIP_GPU_TEST_CASE("every kernel path, forced, gives the reference histogram") {
   using P = histogram_path;
   for (distribution d : {distribution::uniform, distribution::degenerate, distribution::skewed}) {
@@ -125,6 +131,7 @@ ONCHIP_GPU_TEST_CASE("65536 bins over the whole 16-bit type: the packed path bin
   }
 }
 
+#endif
 namespace {
 
 // multi_histogram_even<Channels, Active> of `pixels` pixels of `samples` placed `misalign` samples past 16-byte
@@ -159,6 +166,7 @@ void check_channels(const std::vector<S>& samples, std::size_t pixels, std::size
 
 }  // namespace
 
+#if ONCHIP_TEST_PART_IS(1)
 ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crowd, skip and overflow its cells") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 20) + 5);
   std::mt19937 rng(20261130);
@@ -229,6 +237,8 @@ ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crow
   }
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(2)
 namespace {
 
 // The plan of histogram_range over `levels` for `n` floats on this device (with this thread's overrides).
@@ -329,6 +339,8 @@ ONCHIP_GPU_TEST_CASE("range binning of levels whose staging leaves only global a
   }
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(3)
 ONCHIP_GPU_TEST_CASE("16-bit range binning folds counted values into bins: carries past 65535 across bins") {
   // Two alternating values, 2^25 samples: each block's counters of both values pass 65535, the even value's wraps
   // carrying into the odd one's half. Levels put the two values in neighbouring bins, the odd one past the last
@@ -430,6 +442,8 @@ ONCHIP_GPU_TEST_CASE("the carry grid into 64-bit and float counters, accumulatin
   hist_test::require_equal(by_rows.get(), rows);
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(4)
 ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel bytes on every path that takes them") {
   const std::size_t pixels = hist_test::sized(300001);
   const auto rgb = hist_test::make_samples<float>(pixels * 3, 0.0, 1.0, distribution::uniform, 31);
@@ -502,6 +516,8 @@ ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, R
   }
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(5)
 ONCHIP_GPU_TEST_CASE("a forced path that cannot serve the call is refused with a message") {
   hist_test::device_samples<float> in(std::vector<float>(100, 0.5f), 0);
   hist_test::device_hist<unsigned> hist(10);
@@ -680,6 +696,8 @@ ONCHIP_GPU_TEST_CASE("small inputs on one and on several blocks, captured in a g
   ONCHIP_CUDA_REQUIRE(cudaStreamDestroy(stream));
 }
 
+#endif
+#if ONCHIP_TEST_PART_IS(6)
 ONCHIP_GPU_TEST_CASE("many small segments of bytes and of 16-bit samples, empty ones among them") {
   const int segments = 20000;
   std::mt19937 rng(77);
@@ -728,3 +746,4 @@ ONCHIP_GPU_TEST_CASE("inputs past 4 GiB: more than 2^32 hits in one bin, counted
   expected16[168] = static_cast<double>(u16_samples);
   hist_test::require_equal(hist.get(), expected16);
 }
+#endif

@@ -91,3 +91,7 @@ inline std::pair<int, std::string> run_check_probe(const char* mode) {
 /// A test case that needs a CUDA device: registered always (so --list-test-cases works everywhere),
 /// skipped when no device is usable; the GPU runner then exits 77 and ctest reports "Skipped".
 #define ONCHIP_GPU_TEST_CASE(name) TEST_CASE(name * doctest::skip(!onchip_test::gpu_available()))
+
+/// In a test compiled as several units (onchip_add_test's PARTS): whether this unit holds part `k`'s test cases.
+/// ONCHIP_TEST_PART -1 (a build that only compiles the GPU tests) holds every part in one unit.
+#define ONCHIP_TEST_PART_IS(k) (ONCHIP_TEST_PART < 0 || ONCHIP_TEST_PART == (k))
