@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Layouts of a block's shared-memory byte histogram, measured side by side: each 256-thread block counts its own
 // 4 KiB tile of u8 samples into 256 bins and stores them (1 GiB of tiles), as the block primitive's benchmark
 // does, against cub::BlockHistogram (atomic algorithm) and a kernel of the same shape that only loads the tile and

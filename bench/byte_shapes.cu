@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The byte kernel's shape: lane-owned 32-bit counters (the counter of value v for lane l in half h of a 64 KiB
 // plane at byte v * 256 + h * 128 + l * 4, one PRMT and one shared atomic per sample, as the library's byte kernel
 // counts), launched in several shapes side by side with the library's call and the read ceiling (u8, 256 values,

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Compares two runs of a benchmark table (CSV files written by bench_histogram) case by case.
 
     bench/compare.py BEFORE.csv AFTER.csv [--column onchip] [--lower-is-better]

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Lookups beyond shared memory: how fast can a kernel stream 4-byte samples and, for each, read one word of a table
 // at a place the sample picks? This is the least that any histogram must do per sample when what it needs to bin a
 // sample (levels, or cells of a grid over them) does not fit in a block's shared memory: one load from the L1, the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The benchmark harness shared by onchip's benchmarks: CUDA-event timing (warm-ups, then the median of many
 // runs), results as a markdown table on stdout and CSV files in an output folder.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Histograms: onchip against CUB on the same 1 GiB input (cub::DeviceHistogram HistogramEven / HistogramRange /
 // MultiHistogramEven, cub::BlockHistogram for the block primitive), with the read ceiling measured in the same
 // run. GB/s of input; "agree" compares the two histograms bin by bin.

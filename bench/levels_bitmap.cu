@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Range binning of 65536 f32 levels (256 KiB, more than a block's shared memory) through a bitmap of sub-cells
 // held in shared memory: the measurement behind the next design for levels past shared memory, side by side with
 // the library's call (which searches the levels in device memory) and the read ceiling; 1 GiB of f32 samples,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Streaming sum over 1 GiB: onchip::grid_for_each against the hand-tuned read-ceiling kernel and
 // cub::DeviceReduce::Sum, for u8, u16, f32 and f64, with the input offset from 16-byte alignment by every legal
 // amount. Results: markdown on stdout, loads.csv in the output folder.

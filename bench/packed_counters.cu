@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // 65536 bins of u16 samples in packed 16-bit shared counters (128 KiB, one block of 1024 threads per SM): ways of
 // keeping the counts exact, measured side by side with the library's call and the read ceiling (1 GiB, each
 // histogram compared with the host's). The bin is the sample's bits in every kernel here.

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Plots bench/results/histogram.csv (written by bench_histogram): throughput against bin count, one panel per
 distribution, onchip (filled) and CUB (hollow) per sample type, and the read ceiling measured in the same run.
 

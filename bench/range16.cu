@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // 16-bit range binning (257 integer levels) through a lane-owned grid of cells: the measurement behind the
 // choice of a design, side by side with the library's call and the read ceiling (1 GiB of u16, each histogram
 // compared with the host's).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What holds a streaming read of 1 GiB below the memory's rate: the loads a kernel keeps in flight per SM, the L1
 // room its shared memory leaves them, the work each vector costs between rounds of loads, and whether asking the
 // L2 for a later round ahead of the loads helps. One kernel shape a row over the same buffer, beside the read

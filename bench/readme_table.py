@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Refreshes the rows of a README table of histogram cases from a results CSV of the histogram benchmark.
 
     bench/readme_table.py CSV HEADING [README]

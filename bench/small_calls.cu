@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What a histogram call on a small input costs at least: the library's call against a hand-written kernel doing
 // the least such a call must do (zero 1024 shared counters, read the samples, one shared atomic each, add the
 // counters to the output), on the library's grid for that size, timed the same way (one call between two events,

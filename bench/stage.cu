@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Asynchronous staging: a 1 GiB stream reduced tile by tile through carved stages (grid_for_each_tile), against
 // the hand-tuned read-ceiling kernel and onchip's register traversal (grid_for_each), for several stage counts
 // and tile sizes; and a 7-point stencil over 1 GiB three ways: staged through onchip's stages, with direct global

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Instruction-contract checker for onchip's codegen tests.
 
 Compiles one probe .cu for one architecture to PTX, assembles that PTX to a cubin with ptxas (as nvcc does),

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Architectures of onchip's own tests, examples, benchmarks and tools, when they need not be all of
 # CMAKE_CUDA_ARCHITECTURES (the `ci` preset: sm_75, while the instruction-contract probes compile the library's
 # kernels for sm_80 and sm_90). Empty: CMAKE_CUDA_ARCHITECTURES.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /**
  * @file
  * @brief Carving dynamic shared memory into several typed arrays with one plan.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /**
  * @file
  * @brief Asynchronous staging in a user kernel: a 7-point smoothing stencil over a large array. Each block streams

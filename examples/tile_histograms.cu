@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /**
  * @file
  * @brief Per-tile histograms of a grayscale image, as contrast-limited adaptive histogram equalization (CLAHE)

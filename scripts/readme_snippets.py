@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Keeps README.md's code snippets equal to the example programs they quote.
 
 A snippet is a line `<!-- snippet: examples/FILE.cu#TAG -->` followed by a ```cpp block; its text is the region

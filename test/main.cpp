@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The doctest runner, compiled once on the host and linked into every test executable.
 // Built twice: the GPU flavour (ONCHIP_TEST_NEEDS_GPU) exits 77 when no CUDA device is usable, which ctest
 // reports as "Skipped"; queries such as --list-test-cases still work without a GPU.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /**
  * @file
  * @brief Block-privatized histograms: binning functors, a block-level primitive whose shared storage comes from

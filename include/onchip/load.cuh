@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /**
  * @file
  * @brief `__restrict__` load helpers whose instructions are a contract: cache-policy loads, alignment-chosen vector

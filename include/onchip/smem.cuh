@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /**
  * @file
  * @brief Shared-memory carving: one typed plan gives the host its launch size and the device its arrays.

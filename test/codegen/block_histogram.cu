@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Instruction contracts of block_histogram (release build, ONCHIP_CHECKS=0). The benchmark's user kernel (a 4 KiB
 // tile of bytes per 256-thread block, one copy of 256 32-bit counters): one shared atomic per sample, no local
 // memory, and no integer division in the zeroing or storing loops (their trip counts are not computed). And the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The checker must report broken contracts: every contract below is false, and ctest expects the checker to
 // say that none of the three held (see CMakeLists.txt), so a checker that passes everything fails this test.
 //

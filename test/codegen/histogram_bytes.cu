@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Instruction contracts of the device API's calls on bytes of one or two active channels (release build,
 // ONCHIP_CHECKS=0): they compile the byte kernel and no other (its one 64 KiB plane fits every GPU, so the plan
 // has no other path for them), and nothing in local memory, interleaved channels with one active (2/1, 3/1, 4/1)

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Instruction contract of every histogram kernel the device API instantiates (release build, ONCHIP_CHECKS=0):
 // nothing in local memory, on any path (bytes, several channels, shared replicas, 16-bit shared counters, global
 // atomics, range levels, 16-bit value tables and the carry grid, weights, segments). ONCHIP_PROBE_PART picks a

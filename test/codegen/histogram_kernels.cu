@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Instruction contracts of the histogram's counting loops (release build, ONCHIP_CHECKS=0; histogram_instances.cu
 // checks every kernel the device API instantiates for local memory): nothing in local memory, the byte path's
 // counting loop made of one PRMT

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Instruction contracts of the partition path's kernels (release build, ONCHIP_CHECKS=0), f32 samples in even
 // bins: nothing in local memory; the scatter ranks each sample with one returning shared atomic (or counts a
 // sample of its direct bucket with one shared atomic without return), writes a tile's keys as 16-byte vectors and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Instruction contracts of every cache policy at 4, 8 and 16 bytes: the PTX qualifier, the SASS opcode and
 // suffix, and never a generic (LD.E) or local-memory access. Kernels take plain pointers on purpose: the
 // policy must not depend on what the compiler can prove about aliasing.

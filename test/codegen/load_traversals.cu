@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Instruction contracts of the traversals and tile loads: 16-byte loads in the body, nothing in local memory
 // for ItemsPerThread up to 16, and readonly_view keeping ld.global.nc inside a struct parameter (where a plain
 // pointer member loses it: the negative control).

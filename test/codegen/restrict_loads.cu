@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Proves the codegen helper on a compiler behaviour the load helpers rely on: a `const T* __restrict__` load
 // in a kernel whose output cannot alias it becomes a non-coherent (read-only path) global load.
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The carver costs nothing for compile-time extents: a kernel carving its arrays through onchip::carve compiles
 // to as many SASS instructions as its twin with hand-written constant offsets. With runtime extents, only the
 // offset arithmetic remains, the same as the hand-written twin does. Shared arrays must stay in the shared

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Instruction contracts of the asynchronous stages: on sm_90 the body of a copy goes by the bulk copy engine,
 // completed on an mbarrier with a byte count; on sm_80 by 16-byte cp.async (L2 only) tied to the mbarrier; and
 // the stage loops of the tile traversals (stage indices unrolled) hold nothing in local memory.

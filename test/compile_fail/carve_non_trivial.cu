@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Must not compile: shared memory starts uninitialized, so no constructor would run for this type.
 #include <onchip/smem.cuh>
 struct counted {

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Must not compile: asynchronous copies move bytes, and this type's copies run code.
 #include <onchip/stage.cuh>
 struct counted {

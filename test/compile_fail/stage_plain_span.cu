@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Must not compile: a plain span does not promise the 16-byte alignment asynchronous copies need.
 #include <onchip/stage.cuh>
 __global__ void k(const float* in) {

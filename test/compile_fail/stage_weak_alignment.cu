@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Must not compile: this buffer's type promises 8-byte alignment, and asynchronous copies need 16.
 #include <onchip/stage.cuh>
 __global__ void k(const float* in) {

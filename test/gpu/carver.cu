@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The carver on the device: random plans carve aligned, disjoint arrays inside the launched window that hold
 // what is written to them; launch helpers size and admit large plans; checked mode traps with a message.
 #include <onchip/smem.cuh>

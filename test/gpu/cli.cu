@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // onchip-hist end to end on a GPU: files larger than the chunk size, standard input, several channels, levels and
 // weights, each against a histogram computed here on the host.
 #include <sys/wait.h>

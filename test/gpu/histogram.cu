@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The histogram on the device: bin counts x distributions x sizes against the host reference; CUB on the same
 // input where the semantics coincide; 2-D regions, channels, weights, segments, accumulate, ignored samples; bad
 // input rejected without writing; the block primitive, including 16-bit counters past 65535. Compiled as six units

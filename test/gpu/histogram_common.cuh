@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Shared pieces of the histogram GPU tests: an independent host reference, input distributions, and a checker
 // that runs the device-wide API on inputs flush against the end of their allocation into a poisoned output.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The extended histogram check (ctest label "extended", not in the default run): at least 10,000 random
 // configurations of sample type, bins or levels, size, distribution, alignment and counter type, each against the
 // host reference, first on the plan's own path and then on one kernel path forced at random (where that path

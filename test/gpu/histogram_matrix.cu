@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Sample types x counter types through histogram_even, against the host reference, at 7, 256 and 1000 bins (the
 // plan picks the byte, shared, packed 16-bit or wide kernels from these). Each translation unit checks one pair,
 // HIST_MATRIX_SAMPLE into HIST_MATRIX_COUNTER (test/gpu/CMakeLists.txt writes a unit per pair, so that a build on

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Bins beyond shared memory through the partition path (two passes through a workspace), against the host
 // reference: 2^16 + 1 to 2^26 bins, uniform, skewed and one-bin keys, keys turning skewed part-way, n = 0 and 1,
 // odd tails, misaligned starts, scatter blocks of many tiles, several chunks, a caller's workspace, a failed

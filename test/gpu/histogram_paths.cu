@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The launch plan on a real GPU: every kernel path, forced, gives the host reference's histogram; the plan's
 // blocks per SM are resident; the cached device limits are the device's; calls from many host threads at once;
 // small inputs whose single block zeroes the output, or several blocks after a memset (every path, and captured in

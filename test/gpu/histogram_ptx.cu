@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The partition path where the device runs code compiled for an earlier architecture: this test is built as
 // PTX for sm_80 only, which the driver compiles for the device at run time. From sm_90 on the plan gives the
 // scatter a shape of its own; code compiled for an earlier architecture must keep the earlier one (the sm_90

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The level bitmap on the GPU: a block builds it in shared memory from levels in device memory (build_bitmap), and
 // every entry must equal its definition computed on the host (bitmap_entry_of); then the block bins samples through
 // it (bitmap_range), and every bin must be std::upper_bound's.

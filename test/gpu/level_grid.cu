@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The range grid on the GPU: a block builds the cells of a grid over its levels in shared memory (build_grid), and
 // every cell must equal its definition computed on the host (level_cell_of: two binary searches of the levels),
 // for blocks of one warp to 32 warps, grids of 256 to 8192 cells, and level sets that leave most cells empty,

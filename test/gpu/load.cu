@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The load helpers on the device: every policy returns the bytes in memory for every type; traversals visit
 // every index exactly once at every alignment; tile loads fill oob_default past the end. Inputs sit flush
 // against the end of their allocation, so compute-sanitizer memcheck catches any read past the end.

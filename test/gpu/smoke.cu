@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // End-to-end proof of the GPU test path: a kernel runs, writes, and the host checks what it wrote.
 #include <onchip/onchip.cuh>
 

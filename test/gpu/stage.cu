@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Asynchronous staging on the device: block-wide copies into a carved stage and the tile traversals, against the
 // input as the host holds it, for element types of 1 to 16 bytes, every source alignment, sizes around the copy
 // granule, 1 to 4 stages, halos, grid-stride and per-block traversals, 1-D and 2-D blocks, tiles written in place

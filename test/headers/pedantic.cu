@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A consumer compiled with strict warnings (-Wall -Wextra -Wpedantic -Wshadow -Wconversion through nvcc's host
 // compiler): the test fails on any warning that names a file of include/onchip/.
 #include <onchip/onchip.cuh>

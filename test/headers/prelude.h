@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Macros that break headers which use these common short names as identifiers.
 #pragma once
 #define I CANNOT_USE_I_AS_AN_IDENTIFIER

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Judges the log of a strict-warnings compile (written by the build through test/support/record_compile.py: nvcc,
 # C++ STD, host compiler warnings -Wall -Wextra -Wpedantic -Wshadow -Wconversion, device code only as far as
 # unoptimized PTX): fails when the compilation failed or any warning names a file under include/onchip.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host proofs of onchip's binners against independent references: exact 128-bit integer arithmetic for even
 // bins, the documented float formula, edges with nextafter, NaN, negative int8, half and bfloat16, binary search,
 // and range binning through the level grid against std::upper_bound.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host proofs of the carver's layout: offsets, padding, totals, overlays and views, against a reference layout
 // computed here independently, and smem_bytes against carving real buffers at every 16-byte base alignment.
 #include <onchip/smem.cuh>

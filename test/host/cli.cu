@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // onchip-hist on the host: argument parsing, statistics and output formats (tools/onchip_hist/cli.hpp), and the
 // program's answers to bad input, which come before it looks for a GPU. The demo run checks the GPU case when
 // there is one and the "no CUDA device" message when there is none.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Project documents speak of the project alone: no paths outside the repository, no tool manuals, no issue numbers.
 # Checks README.md, bench/*.md, docs/ and the headers' comments (which the API reference is made of).
 root="$1"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The device-wide histogram's launch plan as a table, on the host, for five architectures' limits: every plan fits
 // the device it was made for, follows the documented precedence, launches the kernel with the threads the kernel
 // is compiled for, and README.md's table of paths is the plan's own.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host proofs of the load helpers' arithmetic: how traversals split a range into a peeled head, 16-byte vectors
 // and a tail, and which vector width a blocked tile can use, against brute-force references.
 #include <onchip/load.cuh>

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # scripts/run on a machine without a GPU: says so on standard error before configuring or building anything, exits
 # 1, and writes nothing to standard output; run from another folder. Skipped (77) where there is a GPU.
 set -u

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host proofs of the asynchronous stages' arithmetic: how a copy is cut at 16-byte boundaries, how big a stage
 // must be for every source alignment, how tiles and halos cover a range, and that a staging plan carves exactly
 // what smem_bytes counts, against references computed here by brute force.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <onchip/onchip.cuh>
 
 #include "support/onchip_test.hpp"

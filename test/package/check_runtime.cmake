@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Fails unless BINARY needs libcudart.so exactly when EXPECT_SHARED is ON (ldd lists the shared libraries it loads).
 execute_process(COMMAND "${LDD}" "${BINARY}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Configures SOURCE into WORK/build as README's install command does (the `install` preset), builds nothing, installs into WORK/prefix,
 # and checks that the headers and the CMake package are there and onchip-hist is not.
 file(REMOVE_RECURSE "${WORK}")

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Plans built at run time from a list of (element type, alignment, count) requests, for host and GPU tests that
 // try many layouts. Element types of 1, 2, 4, 8 and 16 bytes; alignments 1 to 1024.
 #pragma once

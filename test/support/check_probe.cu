@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A program that breaks onchip's checked mode on purpose, run as a child process by the tests (a trap ends the
 // CUDA context, so it cannot happen inside the test binary). Built with ONCHIP_CHECKS=1.
 //   check_probe capacity         launches a plan with fewer bytes than it needs (needs a GPU)

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Shared helpers for onchip's doctest suites. Host code only: kernels write results, the host asserts.
 #pragma once
 

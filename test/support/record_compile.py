@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 onchip developers
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs a compiler command as a build step and records what it printed and its exit status, for a test to judge.
 
     record_compile.py --log LOG [--depfile DEP] -- <compiler> <arguments...>

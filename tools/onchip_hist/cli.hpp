@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // onchip-hist's host side: argument parsing, summary statistics and output formatting (table with a terminal bar
 // chart, CSV, JSON). Plain C++17 without CUDA, so that CI tests it on machines without a GPU.
 #pragma once

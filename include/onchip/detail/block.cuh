@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // This thread's place in its block, for loops shared out over the whole block whatever its shape, and reductions
 // over a warp.
 #pragma once

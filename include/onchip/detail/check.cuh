@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Device-side check failures shared by every onchip component (ONCHIP_CHECKS).
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Readable errors for onchip's host functions: each returns a cudaError_t and leaves an explanation behind.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Includes the umbrella header, compiles a kernel against it, and checks the header's version against the
 // version CMake's package reported. Runs without a GPU (it launches nothing).
 #include <onchip/onchip.cuh>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Binning arithmetic behind onchip::bin_even / bin_range / bin_identity: sample conversion, exact integer even
 // binning without overflow or per-sample division, and mixed-sign comparisons. Host and device.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Byte samples (one-byte integers, unweighted, 1 to 4 interleaved channels): the kernel counts values, not bins.
 // Each of the 256 values of each channel is binned once per block at the end, so any binner (even, range, custom)
 // costs nothing per sample.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // 16-bit range binning through a carry grid (the carry_grid path). The 16-bit values are cut into cells of
 // 2^cell_bits values (256 or 512 cells); each cell has one 32-bit word built from the levels so that a sample's
 // counter index is its cell's word plus its bits shifted left by 8, shifted right by 8 + cell_bits: the addition

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Counter types and shared-memory counters: which types count where, atomic adds for each of them, the packed
 // 16-bit counters with exact carries, and merging replicas. Used by block_histogram and the device-wide kernels.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Definitions of the device-wide histogram functions: validate the arguments, describe the call as a job, and hand
 // it to run_job (launch.cuh), which plans, zeroes and launches. In a translation unit not compiled as CUDA, a call
 // stops at a static_assert that says so.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What a kernel is given: the job (samples as rows or segments, channels, weights, binners, outputs), its binner
 // set (one binner per active channel; range binners stage their levels in shared memory), and the job described
 // to the launch plan.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The general histogram kernels. shared_kernel keeps the bins in shared memory, as `replicas` interleaved 32- or
 // 64-bit copies (bin b of copy r at word b * replicas + r; lane l adds to copy l % replicas, so with 32 copies no
 // two lanes of a warp ever touch one word or one bank, whatever the data) or as one copy of packed 16-bit counters

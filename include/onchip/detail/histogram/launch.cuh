@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host side of every device-wide histogram call: the device's limits (queried once per device), the plan, zeroing
 // the output, and launching the planned kernel. A call costs one launch (two with the output's memset) and no
 // host-device synchronization.

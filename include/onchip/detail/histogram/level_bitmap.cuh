@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Range binning through a bitmap of sub-cells, for levels that stay in device memory (more than shared memory
 // holds beside the counters). The map of level_grid.cuh lays many more sub-cells over [first level, last level)
 // than there are levels, and shared memory keeps, per 32 sub-cells, one bit per sub-cell that holds a level and the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Range binning through a grid of cells over [first level, last level): the device-wide histogram stages a
 // channel's levels in shared memory together with one entry per cell that bounds the bins of every value in that
 // cell and holds the level that splits the first two, so a sample costs one table read and one compare, and a

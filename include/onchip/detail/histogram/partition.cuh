@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The partition path: bins beyond shared memory counted without an atomic per sample in global memory. Each chunk
 // of the input takes two passes through a workspace:
 //   1. the scatter: each block bins a tile of samples, ranks them by bucket (bin >> slice_bits) in shared memory,

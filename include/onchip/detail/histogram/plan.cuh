@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The launch plan of the device-wide histogram: from what a call is (histogram_call) and what the GPU offers
 // (device_limits) to which kernel runs, how (launch_plan). A pure host function, so the whole table of choices is
 // tested on the host for every architecture; the launch code only follows it.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Device pieces every histogram kernel shares: walking the job's samples as the plan says (whole grid, block per
 // row, segment slices), binning and counting each sample through the kernel's add, the ignored count, zeroing
 // and adding into the output.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Every number the histogram's launch plan uses, with the reason for it and where it was measured. Budgets that
 // depend on the GPU (shared memory per block, blocks per SM, grid size) are derived in plan.cuh from the device's
 // real limits; what is here holds on every architecture from sm_75 to sm_90.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Argument checks of the device-wide histogram: each failure is cudaErrorInvalidValue with a sentence naming the
 // function, the argument and what was wrong, before anything is launched or written.
 #pragma once

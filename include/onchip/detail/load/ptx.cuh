@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The load instructions behind onchip's cache policies: always `ld.global` (never generic), one asm per policy
 // and width. Policies whose data may change during the kernel carry a "memory" clobber so the compiler keeps
 // them ordered with the thread's own stores; the non-coherent ones (data read-only for the kernel) do not, which

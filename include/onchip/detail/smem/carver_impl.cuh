@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Definitions of the carver's checks, overlay bookkeeping, onchip::dynamic_smem and onchip::describe.
 #pragma once
 

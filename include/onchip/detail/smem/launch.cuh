@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host launch helpers for dynamic shared memory: opt-in, occupancy, extent fitting, readable errors.
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Layout arithmetic shared by the carver's host (measuring) and device evaluations. All constexpr, so the host
 // tests can prove it without a GPU.
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The block-wide asynchronous copy behind onchip::stage and the tile traversals: one barrier word per stage, the
 // copy cut into a peeled head and tail (ordinary loads and stores) and a 16-byte body, whose path the target picks:
 // sm_90 the bulk copy engine (one instruction, completed on the barrier with a byte count), sm_80-89 16-byte

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Definitions of onchip::stage and the tile traversals (see stage.cuh for the rules they follow).
 #pragma once
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 onchip developers
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Arithmetic of the asynchronous stages, shared by the host (sizes) and the device (copies, tiles). All constexpr,
 // so the host tests can prove it without a GPU.
 #pragma once
