@@ -123,9 +123,10 @@ struct bin_identity {
 /**
  * @brief How a block_histogram lays out its counters in shared memory (its third template argument).
  *
- * Measured on an H200 (bench/NOTES.md): blocks of 256 threads each counting a 4 KiB tile of bytes into 256 bins
- * ran 17-23% faster with one copy than with a copy per warp (zeroing and merging eight copies cost more than they
- * saved) and 14-15% faster with 16 bins; blocks counting 256 KiB each ran within 2% either way.
+ * The rule: one copy unless concurrent adds to one counter would retry. Zeroing and merging a copy per warp costs
+ * more than the conflicts it saves wherever the add is one atomic instruction: blocks of 256 threads each counting
+ * a 4 KiB tile of bytes into 256 bins ran 17-23% faster with one copy than with a copy per warp on an H200, and
+ * blocks counting 256 KiB each ran within 2% either way.
  */
 enum class block_layout : unsigned char {
   /// one_copy for 32-bit integer and uint16_t counters, whose shared-memory add is one atomic instruction;

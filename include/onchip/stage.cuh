@@ -29,7 +29,8 @@
  * The head and tail (under 16 bytes each) are copied with ordinary loads and stores by a few threads. The
  * elements land at the buffer's start plus the source address modulo 16, so both sides of the body are 16-byte
  * aligned whatever the source's alignment: a misaligned source never slows the whole tile. That is why a stage's
- * buffer is 16-byte aligned (its type says so: onchip::aligned_span) and holds up to 15 bytes of slack.
+ * buffer is 16-byte aligned (its type says so: onchip::aligned_span) and holds 16 - alignof(T) bytes of slack
+ * (none for 16-byte types), its size rounded up to a multiple of 16 (stage_bytes).
  *
  * **Rules.** Every thread of the block calls copy(), wait() and the traversals, in the same order.
  * - copy() starts with a `__syncthreads`: until a thread calls it, the block may still read and write the
@@ -129,7 +130,9 @@ ONCHIP_HOST_DEVICE stage_buffer<T> take_stage(carver& c, cuda::std::size_t capac
   return stage_buffer<T>(bytes, c.take<cuda::std::uint64_t>(1).data());
 }
 
-/// Bytes of one stage's buffer for copies of up to `capacity` elements of `T` (up to 15 bytes of slack).
+/// Bytes of one stage's buffer for copies of up to `capacity` elements of `T`: `capacity * sizeof(T)` plus
+/// 16 - alignof(T) bytes of slack (none for 16-byte types), rounded up to a multiple of 16, so 0 elements of a
+/// 4-byte type take 16 bytes and 3 take 32.
 template <class T>
 ONCHIP_HOST_DEVICE constexpr cuda::std::size_t stage_bytes(cuda::std::size_t capacity) noexcept {
   return detail::stage_bytes<T>(capacity);

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The device-wide histogram's launch plan as a table, on the host, for five architectures' limits: every plan fits
 // the device it was made for, follows the documented precedence, launches the kernel with the threads the kernel
-// is compiled for, and README.md's table of paths is the plan's own.
+// is compiled for, and docs/histogram.md's table of paths is the plan's own.
 #include <onchip/histogram.cuh>
 
 #include <doctest/doctest.h>
@@ -987,8 +987,8 @@ TEST_CASE("plans of typed jobs launch the threads their kernels are compiled for
 
 namespace {
 
-// README.md's table of paths: for each kind of call, the bin ranges each path serves on the H200, the A100 and
-// the RTX 4090 (bins per active channel, the same in each).
+// docs/histogram.md's table of paths: for each kind of call, the bin ranges each path serves on the H200, the A100
+// and the RTX 4090 (bins per active channel, the same in each).
 std::string path_at(histogram_call c, int bins, const device_limits& d) {
   for (int a = 0; a < c.active; ++a) { c.bins[a] = bins; }
   const launch_plan p = plan_histogram(c, d);
@@ -1056,18 +1056,18 @@ std::string path_table() {
 
 }  // namespace
 
-TEST_CASE("README.md's table of kernel paths is the plan's") {
-  std::ifstream file(ONCHIP_README);
+TEST_CASE("docs/histogram.md's table of kernel paths is the plan's") {
+  std::ifstream file(ONCHIP_HISTOGRAM_GUIDE);
   REQUIRE(file.good());
   std::stringstream text;
   text << file.rdbuf();
-  const std::string readme = text.str(), begin = "<!-- plan-table -->\n", end = "<!-- /plan-table -->";
-  const auto a = readme.find(begin), b = readme.find(end);
+  const std::string guide = text.str(), begin = "<!-- plan-table -->\n", end = "<!-- /plan-table -->";
+  const auto a = guide.find(begin), b = guide.find(end);
   REQUIRE(a != std::string::npos);
   REQUIRE(b != std::string::npos);
   const std::string table = path_table();
   INFO("the plan's table, to paste between the markers:\n" << table);
-  CHECK(readme.substr(a + begin.size(), b - a - begin.size()) == table);
+  CHECK(guide.substr(a + begin.size(), b - a - begin.size()) == table);
 }
 
 TEST_CASE("same_call tells calls apart by every field (the per-thread plan memo keys on it)") {

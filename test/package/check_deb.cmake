@@ -17,7 +17,7 @@ foreach(path IN ITEMS
     ./usr/include/onchip/detail/histogram/byte_kernels.cuh
     ./usr/lib/cmake/onchip/onchipConfig.cmake ./usr/lib/cmake/onchip/onchipConfigVersion.cmake
     ./usr/lib/cmake/onchip/onchipTargets.cmake ./usr/bin/onchip-hist
-    ./usr/share/doc/onchip/copyright ./usr/share/doc/onchip/LICENSE)
+    ./usr/share/doc/onchip/copyright ./usr/share/doc/onchip/LICENSE ./usr/share/pkgconfig/onchip.pc)
   string(FIND "${contents}" " ${path}\n" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "${debs} lacks ${path}; it holds:\n${contents}")
@@ -29,8 +29,9 @@ foreach(unwanted IN ITEMS CMakeFiles CMakeCache bench_ examples/)
     message(FATAL_ERROR "${debs} holds build-tree or example files (${unwanted}):\n${contents}")
   endif()
 endforeach()
-execute_process(COMMAND "${DPKG_DEB}" -f "${debs}" Package Version Architecture OUTPUT_VARIABLE fields)
-foreach(field IN ITEMS "Package: onchip" "Version: " "Architecture: ")
+execute_process(COMMAND "${DPKG_DEB}" -f "${debs}" Package Version Architecture Depends Recommends
+  OUTPUT_VARIABLE fields)
+foreach(field IN ITEMS "Package: onchip" "Version: " "Architecture: " "Depends: cmake" "Recommends: nvidia-cuda-toolkit")
   string(FIND "${fields}" "${field}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "control field '${field}' missing:\n${fields}")

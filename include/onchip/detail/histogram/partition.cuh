@@ -204,7 +204,7 @@ inline constexpr unsigned direct_counted = 0xfffffffeu;
  * `direct`, held over an eighth of it): the lanes of a warp in bucket `hot` take their ranks with one atomic, the
  * lowest such lane's, since keys piling into one bucket otherwise serialize on its counter (aggregating every
  * bucket with __match_any_sync cost 40% on uniform keys, and lane 0's bucket instead of `hot` left the warps whose
- * lane 0 is elsewhere serialized: bench/NOTES.md). Ranks are below 2^16, two to a register.
+ * lane 0 is elsewhere serialized: bench/notes/). Ranks are below 2^16, two to a register.
  */
 template <scatter_rank Mode, int Items>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void rank_scatter_tile(unsigned* count, const partition_args& p, int lane,
@@ -549,7 +549,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void prefetch_runs(const cuda::std::uint16_t* k
 /// round's last batch is counted after the next round's first one is fetched, so short runs (few batches a round)
 /// keep loads in flight too. Where runs are short (under 16 vectors on average), the next round's runs are asked
 /// of the L2 once this round's first batch is counted: short runs scattered over the chunk read from DRAM at a
-/// rate that grows with the bytes in flight, more than registers hold (bench/NOTES.md).
+/// rate that grows with the bytes in flight, more than registers hold (bench/notes/).
 template <int Gather, unsigned Tile>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_warp_tiles(const partition_args& p, unsigned row, unsigned warp_first,
                                                        unsigned warp_end, int lane, unsigned counters,

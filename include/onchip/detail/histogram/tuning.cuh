@@ -52,7 +52,8 @@ ONCHIP_HOST_DEVICE constexpr int byte_lane_planes(int active) { return active <=
 /// One active channel: one block of 1024 threads and 64 KiB to an SM, eight 16-byte vectors in flight per thread
 /// (128 KiB of loads in flight per SM, as many as the read ceiling's kernel). Two blocks of four vectors (the same
 /// loads in flight) ran 0.1-0.7 points of the read ceiling below it on every input tried, three blocks of 512
-/// threads 1-2 points below (H100, 2026-12-06; bench_byte_shapes, bench/NOTES.md "The byte kernel's shape").
+/// threads 1-2 points below (H100, 2026-12-06; bench_byte_shapes; bench/notes/histogram-kernels.md, "The byte
+/// kernel's shape").
 inline constexpr int byte_lane_threads = 1024;
 inline constexpr int byte_lane_blocks = 1;
 inline constexpr int byte_lane_vectors = 8;
@@ -63,7 +64,7 @@ inline constexpr int byte_lane_channel_blocks = 1;
 inline constexpr int byte_lane_channel_vectors = 4;
 /// Small inputs: a block of the byte kernel is launched for every 16-byte vector per thread (16 KiB), not for a
 /// whole round of four. Time per call of u8 / 256 bins with the GPU idle before it (H200, 2026-11-30): 1 MiB in 64
-/// blocks 8.6-9.0 us against 11.7 in 16; 256 KiB in 16 blocks 8.5-8.9 against 9.5 in 4 (bench/NOTES.md).
+/// blocks 8.6-9.0 us against 11.7 in 16; 256 KiB in 16 blocks 8.5-8.9 against 9.5 in 4 (bench/notes/).
 inline constexpr int byte_lane_small_vectors = 1;
 /// A counter word receives at most 1/32 of a block's samples: below 2^37 bytes of input no word can wrap, however
 /// few blocks run. Byte inputs of this size or more run as several launches, each below it.
@@ -128,7 +129,7 @@ ONCHIP_HOST_DEVICE constexpr int level_cells(int bins) {
  * threads, blocks per SM and copies). Uneven levels need it: of 64 levels log-spaced over three decades, 2 of 4096
  * cells hold two level boundaries and none of 8192, and a grid whose every cell holds at most one runs the loop
  * without search. H200, 2026-12-02: f32 / 64 log-spaced levels 52.3-52.6% of the read ceiling with 256 cells,
- * 75.5-76.0% with 8192 (bench/NOTES.md).
+ * 75.5-76.0% with 8192 (bench/notes/).
  */
 inline constexpr int fine_level_cells = 8192;
 /**
@@ -136,7 +137,7 @@ inline constexpr int fine_level_cells = 8192;
  * one sub-cell in four and a sample reads a level from device memory about as often, in 64 KiB of entries beside
  * the 128 KiB of packed counters of 65535 bins. H200, 2026-12-02: f32 / 65536 square-root levels 38.1% (uniform)
  * and 39.9% (normal) of the read ceiling, against 6.6% and 11.8% for a grid of 4096 cells and a search of the
- * levels in device memory (bench/NOTES.md).
+ * levels in device memory (bench/notes/).
  */
 inline constexpr int bitmap_sub_cells = 1 << 18;
 /// Building the fine grid costs a block two binary searches of the levels per cell, 16 cells a thread in blocks of
@@ -166,7 +167,7 @@ inline constexpr int packed16_vectors = 4;
 /**
  * Two blocks of 1024 threads an SM (32 registers a thread) and four vectors in flight: the loop is 8 instructions a
  * sample, and the SM's full 2048 threads are what it needs. Prototype on the H200, u16 / 257 levels, 1 GiB
- * (2026-12-03, bench/NOTES.md): 93.4-95.4% of the read ceiling at 2 x 1024 threads, 80-83% at 2 x 512 or 1 x 1024,
+ * (2026-12-03, bench/notes/): 93.4-95.4% of the read ceiling at 2 x 1024 threads, 80-83% at 2 x 512 or 1 x 1024,
  * 89-91% with two vectors; 96.5-97.7% with the addresses formed by a shift and an add. The library's path (512
  * cells, and the fallback's launch after it): 91.6-92.3%, against 75.2-78.4% for the fold in the same call.
  */
@@ -177,7 +178,7 @@ inline constexpr int carry_vectors = 4;
 inline constexpr cuda::std::size_t carry_block_bytes = 112 * 1024;
 /// Cells of the table: 512 (cells of 128 values) where they fit beside the bins' counters, else 256 (cells of
 /// 256 values); finer cells let levels lie closer together before two share a cell. For 257 levels on the H200
-/// the two tables measured the same (91.1-91.7% and 91.5-92.1% of the read ceiling, bench/NOTES.md).
+/// the two tables measured the same (91.1-91.7% and 91.5-92.1% of the read ceiling, bench/notes/).
 ONCHIP_HOST_DEVICE constexpr int carry_cells(int bins) {
   return (512 + static_cast<cuda::std::size_t>(bins) + 2) * 128 <= carry_block_bytes ? 512 : 256;
 }
@@ -243,7 +244,7 @@ inline constexpr cuda::std::size_t partition_min_item_keys = cuda::std::size_t{1
 /// The workspace never exceeds this (inputs with more samples than it holds keys run in chunks): the keys of 2^28
 /// samples and their table up to 2^25 bins, so 1 GiB of 4-byte samples runs in one chunk. Each chunk costs a
 /// flush of every bin's counter (at 2^24 bins, 64 MiB read and written); one chunk instead of two measured +3-8%
-/// at 2^20-2^24 bins, as two instead of three did +1-6% (NOTES.md).
+/// at 2^20-2^24 bins, as two instead of three did +1-6% (bench/notes/).
 inline constexpr cuda::std::size_t partition_workspace_cap = cuda::std::size_t{576} << 20;
 /// The plan partitions only inputs of at least this many samples, and at least one per bin: below that, the
 /// fixed cost (zeroing and flushing every bucket's counters, three launches per chunk) exceeds the atomics saved.

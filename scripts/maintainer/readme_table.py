@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Refreshes the rows of a README table of histogram cases from a results CSV of the histogram benchmark.
 
-    bench/readme_table.py CSV HEADING [README]
+    scripts/maintainer/readme_table.py CSV HEADING [README]
 
 The table is the first one after the line that starts with HEADING (e.g. "## Histogram speed (H200"); each row
 keeps its case and takes onchip GB/s, CUB GB/s, % of read ceiling and onchip / CUB from the CSV row of the same
