@@ -85,13 +85,44 @@ TEST_CASE("onchip-hist arguments: every mistake is a sentence") {
   CHECK(parse({"--channels", "2", "--active", "3", "x"}).error == "--active must not exceed --channels");
   CHECK(parse({"--channels", "5", "x"}).error == "--channels needs a number from 1 to 4");
   CHECK(parse({"-r", "0", "1", "-l", "levels", "x"}).error == "give --range or --levels, not both");
-  CHECK(parse({"--bogus"}).error == "unknown option '--bogus' (see --help)");
+  CHECK(parse({"--bogus"}).error ==
+        "unknown option '--bogus' (see --help; '--' before a file name that starts with '-')");
   CHECK(parse({"-f", "xml", "x"}).error == "unknown format 'xml' (table, csv or json)");
   CHECK(parse({"-", "-"}).error == "standard input ('-') can be read once");
   CHECK(parse({"-t", "f32", "-w", "w.bin"}).error == "--weights needs input files");
   CHECK(parse({"-t", "u16", "-w", "w.bin", "x"}).error == "--weights works with f32 and f64 samples");
   CHECK(parse({"-t", "u16", "--channels", "2", "x"}).error ==
         "--channels works with u8 samples (RGBA and other interleaved bytes)");
+  CHECK(parse({"x", "-b"}).error == "-b needs a value: a bin count from 1 to 2^30");
+  CHECK(parse({"x", "--bins"}).error == "--bins needs a value: a bin count from 1 to 2^30");
+  CHECK(parse({"-b", "many", "x"}).error == "-b needs a bin count from 1 to 2^30, got 'many'");
+  CHECK(parse({"-weird.raw"}).error ==
+        "unknown option '-weird.raw' (see --help; '--' before a file name that starts with '-')");
+  // f32 samples are binned between float bounds: a range past float's, or one that rounds to nothing, is refused.
+  const std::string too_wide = parse({"-t", "f32", "-r", "0", "1e39", "x"}).error;
+  CHECK(too_wide.find("the range [0, 1e+39) of f32 samples is [0, inf) as floats") == 0);
+  CHECK(parse({"-t", "f32", "-r", "0", "1e-50", "x"}).error.find("LO and HI must be finite floats") !=
+        std::string::npos);
+  CHECK(parse({"-t", "f64", "-r", "0", "1e-50", "x"}).error.empty());  // a double range keeps them apart
+  CHECK(parse({"-t", "f32", "-r", "0", "1e-30", "x"}).error.empty());
+}
+
+TEST_CASE("onchip-hist arguments: --option=value, and '--' before file names") {
+  auto p = parse({"--type=u16", "--bins=100", "--range=0", "1000", "--format=csv", "--chunk-mb=8", "x"});
+  REQUIRE(p.error.empty());
+  CHECK(p.opts.type == onchip_hist::sample_type::u16);
+  CHECK(p.opts.bins == 100);
+  CHECK(p.opts.lower == 0);
+  CHECK(p.opts.upper == 1000);
+  CHECK(p.opts.format == onchip_hist::output_format::csv);
+  CHECK(p.opts.chunk_bytes == (std::size_t{8} << 20));
+  CHECK(p.opts.inputs == std::vector<std::string>{"x"});
+  CHECK(parse({"--bins=", "x"}).error == "--bins needs a bin count from 1 to 2^30, got ''");
+  CHECK(parse({"--type=u12", "x"}).error == "unknown sample type 'u12' (u8 i8 u16 i16 u32 i32 u64 i64 f32 f64)");
+  p = parse({"-t", "u8", "--", "-dash.raw", "--help", "-"});
+  REQUIRE(p.error.empty());
+  CHECK_FALSE(p.opts.help);  // after "--", "--help" is a file name
+  CHECK(p.opts.inputs == std::vector<std::string>{"-dash.raw", "--help", "-"});
 }
 
 TEST_CASE("onchip-hist statistics: totals, ignored, entropy, min and max bins") {
@@ -143,10 +174,25 @@ TEST_CASE("onchip-hist answers bad input with a message and a non-zero exit, bef
   CHECK(code == 2);
   CHECK(out.find("onchip-hist: bad range [3, 1): LO must be below HI") != std::string::npos);
   CHECK(out.find("usage: onchip-hist") != std::string::npos);
+  // Every mistake in a levels file is bad input: the usage error's status, 2.
   const std::string levels = temp_file("levels.txt", "0 1 0.5\n");
   std::tie(code, out) = hist("-t u8 -l " + levels + " " + odd);
-  CHECK(code == 1);
+  CHECK(code == 2);
   CHECK(out.find("levels must increase, but 0.5 follows 1") != std::string::npos);
+  std::tie(code, out) = hist("-t u8 -l " + temp_file("word_levels.txt", "0 x 9\n") + " " + odd);
+  CHECK(code == 2);
+  CHECK(out.find("'x' is not a number") != std::string::npos);
+  std::tie(code, out) = hist("-t u8 -l " + temp_file("one_level.txt", "7\n") + " " + odd);
+  CHECK(code == 2);
+  CHECK(out.find("needs at least two levels") != std::string::npos);
+  std::tie(code, out) = hist("-t u8 -l /nonexistent/levels.txt " + odd);
+  CHECK(code == 2);
+  CHECK(out.find("cannot open levels file '/nonexistent/levels.txt'") != std::string::npos);
+  // A weights file of the wrong size names its unit: a weight, not a sample.
+  const std::string four = temp_file("one_float.raw", std::string(4, '\0'));
+  std::tie(code, out) = hist("-t f32 -r 0 1 -w " + odd + " " + four);
+  CHECK(code == 1);
+  CHECK(out.find("has 3 bytes, not a multiple of 4 (the size of one f32 weight)") != std::string::npos);
   std::tie(code, out) = hist("--help");
   CHECK(code == 0);
   CHECK(out.find("usage: onchip-hist") != std::string::npos);

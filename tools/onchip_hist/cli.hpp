@@ -128,14 +128,34 @@ inline parsed parse(int argc, const char* const* argv) {
   };
   for (int i = 1; i < argc; ++i) {  // asking for help wins over any other argument, good or bad
     const std::string a = argv[i];
+    if (a == "--") { break; }
     if (a == "-h" || a == "--help") {
       o.help = true;
       return p;
     }
   }
+  bool files_only = false;  // after "--", every argument is a file name
   for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+    std::string a = argv[i];
+    if (files_only || a == "--") {
+      if (files_only) { o.inputs.push_back(a); }
+      files_only = true;
+      continue;
+    }
+    // --option=value: the value is the first one the option takes.
+    std::string inline_value;
+    bool has_inline = false;
+    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
+      inline_value = a.substr(a.find('=') + 1);
+      a = a.substr(0, a.find('='));
+      has_inline = true;
+    }
     auto value = [&](std::string& out) {
+      if (has_inline) {
+        out = inline_value;
+        has_inline = false;
+        return true;
+      }
       if (i + 1 >= argc) { return false; }
       out = argv[++i];
       return true;
@@ -156,7 +176,8 @@ inline parsed parse(int argc, const char* const* argv) {
       o.type_given = true;
     } else if (a == "-b" || a == "--bins") {
       long long n = 0;
-      if (!value(v) || !parse_int(v, n) || n < 1 || n > (1 << 30)) {
+      if (!value(v)) { return fail(a + " needs a value: a bin count from 1 to 2^30"); }
+      if (!parse_int(v, n) || n < 1 || n > (1 << 30)) {
         return fail(a + " needs a bin count from 1 to 2^30, got '" + v + "'");
       }
       o.bins = static_cast<int>(n);
@@ -199,7 +220,7 @@ inline parsed parse(int argc, const char* const* argv) {
       if (!value(v) || !parse_int(v, n) || n < 1 || n > 4096) { return fail(a + " needs a size from 1 to 4096 MiB"); }
       o.chunk_bytes = static_cast<std::size_t>(n) << 20;
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
-      return fail("unknown option '" + a + "' (see --help)");
+      return fail("unknown option '" + a + "' (see --help; '--' before a file name that starts with '-')");
     } else {
       o.inputs.push_back(a);
     }
@@ -238,6 +259,15 @@ inline parsed parse(int argc, const char* const* argv) {
   if (o.bins == 0) { o.bins = 256; }
   if (t.integral && o.range_given && !(whole_level(o.lower) && whole_level(o.upper))) {
     return fail(std::string("the range of ") + t.name + " samples must be whole numbers from -2^63 to 2^63 - 1");
+  }
+  if (o.type == sample_type::f32 && o.range_given) {  // f32 samples are binned between float bounds
+    const float lo = static_cast<float>(o.lower), hi = static_cast<float>(o.upper);
+    if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)) {
+      char text[160];
+      std::snprintf(text, sizeof text, "the range [%.9g, %.9g) of f32 samples is [%.9g, %.9g) as floats", o.lower,
+                    o.upper, static_cast<double>(lo), static_cast<double>(hi));
+      return fail(std::string(text) + ": LO and HI must be finite floats (within +-3.4e38) with LO below HI");
+    }
   }
   if (std::count(o.inputs.begin(), o.inputs.end(), std::string("-")) > 1) {
     return fail("standard input ('-') can be read once");

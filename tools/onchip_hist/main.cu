@@ -48,19 +48,21 @@ std::size_t file_size_checked(const std::string& path, std::size_t unit, const c
 
 std::vector<double> read_levels(const std::string& path) {
   std::ifstream in(path);
-  if (!in) { throw failure("cannot open levels file '" + path + "': " + std::strerror(errno)); }
+  if (!in) { throw usage_failure("cannot open levels file '" + path + "': " + std::strerror(errno)); }
   std::vector<double> levels;
   std::string word;
   while (in >> word) {
     double x = 0;
-    if (!parse_number(word, x)) { throw failure("levels file '" + path + "': '" + word + "' is not a number"); }
+    if (!parse_number(word, x)) {
+      throw usage_failure("levels file '" + path + "': '" + word + "' is not a number");
+    }
     if (!levels.empty() && !(levels.back() < x)) {
-      throw failure("levels file '" + path + "': levels must increase, but " + word + " follows " +
+      throw usage_failure("levels file '" + path + "': levels must increase, but " + word + " follows " +
                     number_text(levels.back()));
     }
     levels.push_back(x);
   }
-  if (levels.size() < 2) { throw failure("levels file '" + path + "' needs at least two levels"); }
+  if (levels.size() < 2) { throw usage_failure("levels file '" + path + "' needs at least two levels"); }
   return levels;
 }
 
@@ -131,7 +133,7 @@ int main(int argc, char** argv) {
       sources.push_back(s);
     }
     if (!o.weights_file.empty()) {
-      const std::size_t w = file_size_checked(o.weights_file, sizeof(float), "weights file");
+      const std::size_t w = file_size_checked(o.weights_file, sizeof(float), "weights file", "one f32 weight");
       if (o.inputs.end() == std::find(o.inputs.begin(), o.inputs.end(), std::string("-")) && w / sizeof(float) != samples) {
         throw failure("the weights file '" + o.weights_file + "' holds " + std::to_string(w / sizeof(float)) +
                       " weights for " + std::to_string(samples) + " samples");
