@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The histogram on the device: bin counts x distributions x sizes against the host reference; CUB on the same
 // input where the semantics coincide; 2-D regions, channels, weights, segments, accumulate, ignored samples; bad
-// input rejected without writing; the block primitive, including 16-bit counters past 65535. Compiled as six units
-// (ONCHIP_TEST_PART 0 to 5, a group of test cases each), so that a build on several cores compiles them side by side.
+// input rejected without writing; the block primitive, including 16-bit counters past 65535. Compiled as 12 units
+// (ONCHIP_TEST_PART 0 to 11, a test case or a group of light ones each), so that a build on several cores compiles
+// them side by side.
 #include <onchip/histogram.cuh>
 
 #include <cub/device/device_histogram.cuh>
@@ -16,7 +17,7 @@
 #include "histogram_common.cuh"
 
 #ifndef ONCHIP_TEST_PART
-#  error "compile with -DONCHIP_TEST_PART=0 to 5, or -1 for every part (test/gpu/CMakeLists.txt builds them)"
+#  error "compile with -DONCHIP_TEST_PART=0 to 11, or -1 for every part (test/gpu/CMakeLists.txt builds them)"
 #endif
 
 using hist_test::distribution;
@@ -45,7 +46,7 @@ std::vector<double> reference_even_counts(const std::vector<S>& s, L lo, L hi, i
 
 }  // namespace
 
-#if ONCHIP_TEST_PART_IS(0)
+#if ONCHIP_TEST_PART_IS(3)
 ONCHIP_GPU_TEST_CASE("bin counts from 1 to 2^20 on every distribution (f32 samples, u32 counters)") {
   for (int bins : {1, 2, 7, 64, 255, 256, 257, 1000, 4096, 65536, 1 << 20}) {
     for (distribution d : all_distributions) {
@@ -55,7 +56,9 @@ ONCHIP_GPU_TEST_CASE("bin counts from 1 to 2^20 on every distribution (f32 sampl
     }
   }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(4)
 ONCHIP_GPU_TEST_CASE("sizes 0, 1, 31, 32, 33, 1000, 2^20 + 3 and misaligned starts (u8 and u16 samples)") {
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33},
                         std::size_t{1000}, hist_test::sized((std::size_t{1} << 20) + 3)}) {
@@ -68,9 +71,9 @@ ONCHIP_GPU_TEST_CASE("sizes 0, 1, 31, 32, 33, 1000, 2^20 + 3 and misaligned star
     }
   }
 }
-
 #endif
-#if ONCHIP_TEST_PART_IS(1)
+
+#if ONCHIP_TEST_PART_IS(5)
 ONCHIP_GPU_TEST_CASE("2^28 bytes into 256 bins, as CUB counts them") {
   const std::size_t n = hist_test::sized(std::size_t{1} << 28);
   std::vector<std::uint8_t> host(n);
@@ -91,7 +94,9 @@ ONCHIP_GPU_TEST_CASE("2^28 bytes into 256 bins, as CUB counts them") {
   const auto got = ours.get();
   for (int b = 0; b < 256; ++b) { REQUIRE(got[b] == static_cast<unsigned>(cub_counts[b])); }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(6)
 ONCHIP_GPU_TEST_CASE("range binning with 1025 levels matches CUB's HistogramRange and the reference") {
   std::vector<float> levels(1025);
   std::mt19937 rng(11);
@@ -126,7 +131,9 @@ ONCHIP_GPU_TEST_CASE("range binning with 1025 levels matches CUB's HistogramRang
     for (int b = 0; b < num_levels - 1; ++b) { REQUIRE(got[b] == static_cast<unsigned>(cub_counts[b])); }
   }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(7)
 ONCHIP_GPU_TEST_CASE("a custom binner and bin_identity") {
   const auto host = hist_test::make_samples<int>(100003, -50, 1100, distribution::uniform, 8);
   hist_test::device_samples<int> in(host, 0);
@@ -142,9 +149,9 @@ ONCHIP_GPU_TEST_CASE("a custom binner and bin_identity") {
   for (std::size_t i = 0; i < host.size(); ++i) { ref[i] = host[i] % 2 == 0 && host[i] >= 0 ? (host[i] / 2) % 10 : -1; }
   hist_test::require_equal(tens.get(), counts_of(ref, 10));
 }
-
 #endif
-#if ONCHIP_TEST_PART_IS(2)
+
+#if ONCHIP_TEST_PART_IS(8)
 ONCHIP_GPU_TEST_CASE("bin counts beyond shared memory (2^22, 2^24) use the bounded path and stay exact") {
   for (int bins : {1 << 22, 1 << 24}) {
     INFO("bins " << bins);
@@ -152,7 +159,9 @@ ONCHIP_GPU_TEST_CASE("bin counts beyond shared memory (2^22, 2^24) use the bound
     hist_test::check_even<unsigned>(host, bins, 0LL, 4000000000LL);
   }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(9)
 ONCHIP_GPU_TEST_CASE("a 2-D region of interest with padded rows") {
   const std::size_t row_samples = 1001, rows = 37, stride_elems = 1013;
   auto host = hist_test::make_samples<std::uint16_t>(rows * stride_elems, 0, 1024, distribution::uniform, 21);
@@ -182,7 +191,9 @@ ONCHIP_GPU_TEST_CASE("a 2-D region of interest with padded rows") {
   }
   hist_test::require_equal(small.get(), counts_of(ref, 16));
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(10)
 ONCHIP_GPU_TEST_CASE("RGBA with 3 active channels matches CUB's MultiHistogramEven and MultiHistogramRange") {
   const std::size_t pixels = hist_test::sized((std::size_t{1} << 20) + 1);
   const auto host = hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::uniform, 31);
@@ -233,9 +244,9 @@ ONCHIP_GPU_TEST_CASE("RGBA with 3 active channels matches CUB's MultiHistogramEv
     hist_test::require_equal(range_out[c]->get(), counts_of(ref, nl[c] - 1));
   }
 }
-
 #endif
-#if ONCHIP_TEST_PART_IS(3)
+
+#if ONCHIP_TEST_PART_IS(0)
 ONCHIP_GPU_TEST_CASE("weights read beside the samples: every pairing of alignments, odd sizes, samples in no bin") {
   // Samples and weights at every 4-byte offset from 16-byte alignment (paired when the offsets agree, read one by
   // one otherwise), in the shared path (1024 bins) and the global one (2^20 bins); weights in eighths, so the
@@ -281,7 +292,9 @@ ONCHIP_GPU_TEST_CASE("weights read beside the samples: every pairing of alignmen
     }
   }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(0)
 ONCHIP_GPU_TEST_CASE("weights: float weights into double counters, integer weights into 64-bit counters") {
   const std::size_t n = 500009;
   const auto samples = hist_test::make_samples<float>(n, 0.0, 1.0, distribution::uniform, 41);
@@ -323,7 +336,9 @@ ONCHIP_GPU_TEST_CASE("weights: float weights into double counters, integer weigh
   const auto got = ranged.get();
   for (int b = 0; b < 4; ++b) { REQUIRE(std::fabs(got[b] - expected_range[b]) <= 1e-5 * expected_range[b]); }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(11)
 ONCHIP_GPU_TEST_CASE("segments, including empty ones, each get their own histogram") {
   const std::size_t n = hist_test::sized(3000017);
   const auto samples = hist_test::make_samples<std::int16_t>(n, -1000, 1000, distribution::uniform, 51);
@@ -347,9 +362,9 @@ ONCHIP_GPU_TEST_CASE("segments, including empty ones, each get their own histogr
     hist_test::require_equal(ours.get(), expected);
   }
 }
-
 #endif
-#if ONCHIP_TEST_PART_IS(4)
+
+#if ONCHIP_TEST_PART_IS(1)
 ONCHIP_GPU_TEST_CASE("accumulate adds into the histogram; n = 0 zeroes it or leaves it") {
   const auto host = hist_test::make_samples<float>(77777, 0.0, 1.0, distribution::uniform, 61);
   hist_test::device_samples<float> in(host, 0);
@@ -366,7 +381,9 @@ ONCHIP_GPU_TEST_CASE("accumulate adds into the histogram; n = 0 zeroes it or lea
   ONCHIP_CUDA_REQUIRE(onchip::histogram_even(static_cast<const float*>(nullptr), 0, hist.buffer.data(), 300, 0.0f, 1.0f));
   hist_test::require_equal(hist.get(), std::vector<double>(300, 0.0));
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(1)
 ONCHIP_GPU_TEST_CASE("bad input returns cudaErrorInvalidValue with a message and writes nothing") {
   const auto host = hist_test::make_samples<float>(1000, 0.0, 1.0, distribution::uniform, 71);
   hist_test::device_samples<float> in(host, 0);
@@ -396,7 +413,9 @@ ONCHIP_GPU_TEST_CASE("bad input returns cudaErrorInvalidValue with a message and
                  "weights pointer is null");
   expect_invalid(onchip::histogram_even(in.data, 1000, hist.buffer.data(), 16, 5, 5), "below upper");
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(1)
 ONCHIP_GPU_TEST_CASE("checked mode: unsorted levels trap with a message") {
   for (const char* mode : {"unsorted-levels", "unsorted-u16-levels"}) {  // staged levels; the 16-bit value table
     const auto probe = onchip_test::run_check_probe(mode);
@@ -407,11 +426,11 @@ ONCHIP_GPU_TEST_CASE("checked mode: unsorted levels trap with a message") {
     CHECK(output.find("levels must be sorted ascending, but level 2 is not below level 3") != std::string::npos);
   }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(2)
 // ---- block primitive ------------------------------------------------------------------------------------------
 
-#endif
-#if ONCHIP_TEST_PART_IS(5)
 namespace {
 
 template <onchip::block_layout Layout>

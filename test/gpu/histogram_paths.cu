@@ -4,8 +4,8 @@
 // blocks per SM are resident; the cached device limits are the device's; calls from many host threads at once;
 // small inputs whose single block zeroes the output, or several blocks after a memset (every path, and captured in
 // a graph and replayed); many small segments; range binning through the level grid on every path; 16-bit range
-// binning by folding counted values. Compiled as seven units (ONCHIP_TEST_PART 0 to 6, a group of test cases each),
-// so that a build on several cores compiles them side by side.
+// binning by folding counted values. Compiled as 18 units (ONCHIP_TEST_PART 0 to 17, a test case or a group of
+// light ones each), so that a build on several cores compiles them side by side.
 #include <onchip/histogram.cuh>
 
 #include <cmath>
@@ -17,7 +17,7 @@
 #include "histogram_common.cuh"
 
 #ifndef ONCHIP_TEST_PART
-#  error "compile with -DONCHIP_TEST_PART=0 to 6, or -1 for every part (test/gpu/CMakeLists.txt builds them)"
+#  error "compile with -DONCHIP_TEST_PART=0 to 17, or -1 for every part (test/gpu/CMakeLists.txt builds them)"
 #endif
 
 using hist_test::distribution;
@@ -77,7 +77,7 @@ void check_range_paths(const std::vector<S>& host, const std::vector<L>& levels,
 
 }  // namespace
 
-#if ONCHIP_TEST_PART_IS(0)
+#if ONCHIP_TEST_PART_IS(2)
 ONCHIP_GPU_TEST_CASE("every kernel path, forced, gives the reference histogram") {
   using P = histogram_path;
   for (distribution d : {distribution::uniform, distribution::degenerate, distribution::skewed}) {
@@ -103,7 +103,9 @@ ONCHIP_GPU_TEST_CASE("every kernel path, forced, gives the reference histogram")
   check_paths(same, 10, v + 1, v + 11, {P::shared_packed16, P::shared_replicas});
   check_paths(same, 9, v - 8, v + 1, {P::shared_packed16, P::shared_replicas});
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(3)
 ONCHIP_GPU_TEST_CASE("65536 bins over the whole 16-bit type: the packed path bins by the sample's bits") {
   using P = histogram_path;
   for (distribution d : {distribution::uniform, distribution::degenerate, distribution::skewed}) {
@@ -132,8 +134,8 @@ ONCHIP_GPU_TEST_CASE("65536 bins over the whole 16-bit type: the packed path bin
     check_paths(signed_pairs, 65536, -32768, 32768, {P::shared_packed16});
   }
 }
-
 #endif
+
 namespace {
 
 // multi_histogram_even<Channels, Active> of `pixels` pixels of `samples` placed `misalign` samples past 16-byte
@@ -168,8 +170,8 @@ void check_channels(const std::vector<S>& samples, std::size_t pixels, std::size
 
 }  // namespace
 
-#if ONCHIP_TEST_PART_IS(1)
-ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crowd, skip and overflow its cells") {
+#if ONCHIP_TEST_PART_IS(4)
+ONCHIP_GPU_TEST_CASE("range binning through the level grid: f32 level sets that crowd, skip and overflow cells") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 20) + 5);
   std::mt19937 rng(20261130);
   const float inf = std::numeric_limits<float>::infinity();
@@ -220,6 +222,12 @@ ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crow
     levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
     check_range_paths(hist_test::make_samples<float>(n, -1.0, 1.0, distribution::uniform, 7), levels);
   }
+}
+#endif
+
+#if ONCHIP_TEST_PART_IS(5)
+ONCHIP_GPU_TEST_CASE("range binning through the level grid: u16 and i16 samples between integer levels") {
+  const std::size_t n = hist_test::sized((std::size_t{1} << 20) + 5);
   SUBCASE("u16 with 257 even integer levels; i16 with uneven negative ones") {
     std::vector<int> even(257);
     for (int i = 0; i < 257; ++i) { even[i] = i * 256; }
@@ -230,6 +238,12 @@ ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crow
     const std::vector<int> uneven = {-40000, -300, -2, 0, 1, 5, 900, 17000, 32767};
     check_range_paths(hist_test::make_samples<std::int16_t>(n, -32768.0, 32768.0, distribution::uniform, 9), uneven);
   }
+}
+#endif
+
+#if ONCHIP_TEST_PART_IS(6)
+ONCHIP_GPU_TEST_CASE("range binning through the level grid: f64 samples and levels, __half samples") {
+  const std::size_t n = hist_test::sized((std::size_t{1} << 20) + 5);
   SUBCASE("f64 samples and levels; __half samples with float levels") {
     std::vector<double> levels(300);
     for (int i = 0; i < 300; ++i) { levels[i] = std::exp(i * 0.05) - 1e3; }
@@ -238,13 +252,12 @@ ONCHIP_GPU_TEST_CASE("range binning through the level grid: level sets that crow
     check_range_paths(hist_test::make_samples<__half>(n, -3.0, 3.0, distribution::nan_laced, 11), half_levels);
   }
 }
-
 #endif
-#if ONCHIP_TEST_PART_IS(2)
+
 namespace {
 
 // The plan of histogram_range over `levels` for `n` floats on this device (with this thread's overrides).
-onchip::detail::launch_plan range_plan(const std::vector<float>& levels, std::size_t n) {
+[[maybe_unused]] onchip::detail::launch_plan range_plan(const std::vector<float>& levels, std::size_t n) {
   using namespace onchip::detail;
   const range_binners<1, float> binners{{levels.data()}, {static_cast<int>(levels.size()) - 1}};
   unsigned* const out[1] = {nullptr};
@@ -259,7 +272,7 @@ onchip::detail::launch_plan range_plan(const std::vector<float>& levels, std::si
 }
 
 // Whether this device gives a block the 192 KiB that 65535 bins of packed counters and the bitmap take (sm_90).
-bool bitmap_beside_65535_bins() {
+[[maybe_unused]] bool bitmap_beside_65535_bins() {
   int device = 0, optin = 0;
   ONCHIP_CUDA_REQUIRE(cudaGetDevice(&device));
   ONCHIP_CUDA_REQUIRE(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
@@ -268,6 +281,7 @@ bool bitmap_beside_65535_bins() {
 
 }  // namespace
 
+#if ONCHIP_TEST_PART_IS(0)
 ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels in device memory, through a bitmap or grid") {
   using P = histogram_path;
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
@@ -316,7 +330,9 @@ ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels in device m
   CHECK(refused == cudaErrorInvalidValue);
   CHECK(std::string(onchip::last_error_message()).find("at most 65536 levels") != std::string::npos);
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(0)
 ONCHIP_GPU_TEST_CASE("range binning of levels whose staging leaves only global atomics: a bitmap, shared counts") {
   using P = histogram_path;
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 7);
@@ -340,9 +356,9 @@ ONCHIP_GPU_TEST_CASE("range binning of levels whose staging leaves only global a
     check_range_paths(samples, random, {P::automatic, P::global_atomics});
   }
 }
-
 #endif
-#if ONCHIP_TEST_PART_IS(3)
+
+#if ONCHIP_TEST_PART_IS(7)
 ONCHIP_GPU_TEST_CASE("16-bit range binning folds counted values into bins: carries past 65535 across bins") {
   // Two alternating values, 2^25 samples: each block's counters of both values pass 65535, the even value's wraps
   // carrying into the odd one's half. Levels put the two values in neighbouring bins, the odd one past the last
@@ -365,7 +381,9 @@ ONCHIP_GPU_TEST_CASE("16-bit range binning folds counted values into bins: carri
     }
   }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(8)
 ONCHIP_GPU_TEST_CASE("16-bit range binning through the carry grid; levels that crowd its cells left to the fallback") {
   // Forced and automatic: the carry grid counts levels whose cells hold at most one boundary each (the host tests
   // decide which sets those are, for both cell widths); the fold or the replicas count the others after it.
@@ -402,7 +420,9 @@ ONCHIP_GPU_TEST_CASE("16-bit range binning through the carry grid; levels that c
                       {P::carry_grid});
   }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(9)
 ONCHIP_GPU_TEST_CASE("the carry grid into 64-bit and float counters, accumulating, and rows") {
   const onchip::detail::histogram_path_override force(histogram_path::carry_grid);  // also on inputs cut short
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
@@ -443,9 +463,9 @@ ONCHIP_GPU_TEST_CASE("the carry grid into 64-bit and float counters, accumulatin
                                               by_rows.buffer.data(), d_levels.data(), count));
   hist_test::require_equal(by_rows.get(), rows);
 }
-
 #endif
-#if ONCHIP_TEST_PART_IS(4)
+
+#if ONCHIP_TEST_PART_IS(10)
 ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel bytes on every path that takes them") {
   const std::size_t pixels = hist_test::sized(300001);
   const auto rgb = hist_test::make_samples<float>(pixels * 3, 0.0, 1.0, distribution::uniform, 31);
@@ -469,7 +489,9 @@ ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel b
     }
   }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(11)
 ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, RGBA, rows, ignored samples") {
   // The limit lowered from 128 GiB to about 1 MiB, so the pieces are many and small: odd lengths, every
   // misalignment, whole rows per piece and rows cut into pieces, with and without accumulating.
@@ -517,9 +539,9 @@ ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, R
     hist_test::require_equal(hist.get(), expected);
   }
 }
-
 #endif
-#if ONCHIP_TEST_PART_IS(5)
+
+#if ONCHIP_TEST_PART_IS(1)
 ONCHIP_GPU_TEST_CASE("a forced path that cannot serve the call is refused with a message") {
   hist_test::device_samples<float> in(std::vector<float>(100, 0.5f), 0);
   hist_test::device_hist<unsigned> hist(10);
@@ -527,7 +549,9 @@ ONCHIP_GPU_TEST_CASE("a forced path that cannot serve the call is refused with a
   CHECK(onchip::histogram_even(in.data, 100, hist.buffer.data(), 10, 0.0f, 1.0f) == cudaErrorInvalidValue);
   CHECK(std::string(onchip::last_error_message()).find("byte_lanes cannot serve this call") != std::string::npos);
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(1)
 ONCHIP_GPU_TEST_CASE("infinite bounds, or bounds whose width overflows float, are refused with a message") {
   hist_test::device_samples<float> in(std::vector<float>(100, 0.5f), 0);
   hist_test::device_hist<unsigned> hist(16);
@@ -539,7 +563,9 @@ ONCHIP_GPU_TEST_CASE("infinite bounds, or bounds whose width overflows float, ar
   const auto untouched = hist.get();  // nothing was written: still the poison
   CHECK(untouched[0] == 0x5a5a5a5au);
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(1)
 ONCHIP_GPU_TEST_CASE("the cached device limits are the device's, and planned blocks are resident") {
   int device = 0;
   onchip::detail::device_limits limits{};
@@ -581,7 +607,9 @@ ONCHIP_GPU_TEST_CASE("the cached device limits are the device's, and planned blo
     CHECK(resident >= up.blocks_per_sm);
   }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(12)
 ONCHIP_GPU_TEST_CASE("calls from eight host threads at once, each on its own stream") {
   const auto host = hist_test::make_samples<float>(hist_test::sized(1 << 20), 0.0, 1.0, distribution::uniform, 21);
   hist_test::device_samples<float> in(host, 0);
@@ -607,7 +635,9 @@ ONCHIP_GPU_TEST_CASE("calls from eight host threads at once, each on its own str
     hist_test::require_equal(hists[t].get(), expected);
   }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(13)
 ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accumulates, or leaves a big one to a memset") {
   // f32 (the shared replicas), then bytes (the byte kernel).
   for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{100}, std::size_t{4096}, std::size_t{16411}}) {
@@ -631,7 +661,9 @@ ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accu
     }
   }
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(14)
 ONCHIP_GPU_TEST_CASE("small inputs on several blocks: a memset zeroes the output, on every path") {
   using P = histogram_path;
   // f32 on 3 to 128 blocks (8192 samples a block of the shared replicas), misaligned by one sample.
@@ -660,7 +692,9 @@ ONCHIP_GPU_TEST_CASE("small inputs on several blocks: a memset zeroes the output
   const auto bytes = hist_test::make_samples<std::uint8_t>(n, 0, 256, distribution::skewed, 6);
   check_paths(bytes, 256, 0, 256, {P::byte_lanes});
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(15)
 ONCHIP_GPU_TEST_CASE("small inputs on one and on several blocks, captured in a graph and replayed") {
   const std::size_t n = 200001, few = 4096;  // several blocks after a memset; one block zeroing its own output
   const auto host = hist_test::make_samples<float>(n, 0.0, 1.0, distribution::uniform, 41);
@@ -697,9 +731,9 @@ ONCHIP_GPU_TEST_CASE("small inputs on one and on several blocks, captured in a g
   ONCHIP_CUDA_REQUIRE(cudaGraphDestroy(graph));
   ONCHIP_CUDA_REQUIRE(cudaStreamDestroy(stream));
 }
-
 #endif
-#if ONCHIP_TEST_PART_IS(6)
+
+#if ONCHIP_TEST_PART_IS(16)
 ONCHIP_GPU_TEST_CASE("many small segments of bytes and of 16-bit samples, empty ones among them") {
   const int segments = 20000;
   std::mt19937 rng(77);
@@ -725,7 +759,9 @@ ONCHIP_GPU_TEST_CASE("many small segments of bytes and of 16-bit samples, empty 
   check(hist_test::make_samples<std::uint8_t>(n, 0, 256, distribution::uniform, 3), 256, 0, 256);
   check(hist_test::make_samples<std::uint16_t>(n, 0, 65536, distribution::skewed, 4), 64, 0, 65536);
 }
+#endif
 
+#if ONCHIP_TEST_PART_IS(17)
 ONCHIP_GPU_TEST_CASE("inputs past 4 GiB: more than 2^32 hits in one bin, counted in 64-bit counters") {
   const std::size_t u16_samples = (std::size_t{1} << 32) + 5;  // 8 GiB + 10 bytes
   const std::size_t bytes = u16_samples * 2 + 16;
