@@ -4,7 +4,7 @@
 // blocks per SM are resident; the cached device limits are the device's; calls from many host threads at once;
 // small inputs whose single block zeroes the output, or several blocks after a memset (every path, and captured in
 // a graph and replayed); many small segments; range binning through the level grid on every path; 16-bit range
-// binning by folding counted values. Compiled as 18 units (ONCHIP_TEST_PART 0 to 17, a test case or a group of
+// binning by folding counted values. Compiled as 21 units (ONCHIP_TEST_PART 0 to 20, a test case or a group of
 // light ones each), so that a build on several cores compiles them side by side.
 #include <onchip/histogram.cuh>
 
@@ -17,7 +17,7 @@
 #include "histogram_common.cuh"
 
 #ifndef ONCHIP_TEST_PART
-#  error "compile with -DONCHIP_TEST_PART=0 to 17, or -1 for every part (test/gpu/CMakeLists.txt builds them)"
+#  error "compile with -DONCHIP_TEST_PART=0 to 20, or -1 for every part (test/gpu/CMakeLists.txt builds them)"
 #endif
 
 using hist_test::distribution;
@@ -226,22 +226,26 @@ ONCHIP_GPU_TEST_CASE("range binning through the level grid: f32 level sets that 
 #endif
 
 #if ONCHIP_TEST_PART_IS(5)
-ONCHIP_GPU_TEST_CASE("range binning through the level grid: u16 and i16 samples between integer levels") {
+ONCHIP_GPU_TEST_CASE("range binning through the level grid: u16 samples between 257 even integer levels") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 20) + 5);
-  SUBCASE("u16 with 257 even integer levels; i16 with uneven negative ones") {
-    std::vector<int> even(257);
-    for (int i = 0; i < 257; ++i) { even[i] = i * 256; }
-    for (distribution d : {distribution::uniform, distribution::sorted_runs, distribution::degenerate}) {
-      INFO(hist_test::name(d));
-      check_range_paths(hist_test::make_samples<std::uint16_t>(n, 0.0, 65536.0, d, 8), even);
-    }
-    const std::vector<int> uneven = {-40000, -300, -2, 0, 1, 5, 900, 17000, 32767};
-    check_range_paths(hist_test::make_samples<std::int16_t>(n, -32768.0, 32768.0, distribution::uniform, 9), uneven);
+  std::vector<int> even(257);
+  for (int i = 0; i < 257; ++i) { even[i] = i * 256; }
+  for (distribution d : {distribution::uniform, distribution::sorted_runs, distribution::degenerate}) {
+    INFO(hist_test::name(d));
+    check_range_paths(hist_test::make_samples<std::uint16_t>(n, 0.0, 65536.0, d, 8), even);
   }
 }
 #endif
 
 #if ONCHIP_TEST_PART_IS(6)
+ONCHIP_GPU_TEST_CASE("range binning through the level grid: i16 samples between uneven negative integer levels") {
+  const std::size_t n = hist_test::sized((std::size_t{1} << 20) + 5);
+  const std::vector<int> uneven = {-40000, -300, -2, 0, 1, 5, 900, 17000, 32767};
+  check_range_paths(hist_test::make_samples<std::int16_t>(n, -32768.0, 32768.0, distribution::uniform, 9), uneven);
+}
+#endif
+
+#if ONCHIP_TEST_PART_IS(7)
 ONCHIP_GPU_TEST_CASE("range binning through the level grid: f64 samples and levels, __half samples") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 20) + 5);
   SUBCASE("f64 samples and levels; __half samples with float levels") {
@@ -358,7 +362,7 @@ ONCHIP_GPU_TEST_CASE("range binning of levels whose staging leaves only global a
 }
 #endif
 
-#if ONCHIP_TEST_PART_IS(7)
+#if ONCHIP_TEST_PART_IS(8)
 ONCHIP_GPU_TEST_CASE("16-bit range binning folds counted values into bins: carries past 65535 across bins") {
   // Two alternating values, 2^25 samples: each block's counters of both values pass 65535, the even value's wraps
   // carrying into the odd one's half. Levels put the two values in neighbouring bins, the odd one past the last
@@ -383,7 +387,7 @@ ONCHIP_GPU_TEST_CASE("16-bit range binning folds counted values into bins: carri
 }
 #endif
 
-#if ONCHIP_TEST_PART_IS(8)
+#if ONCHIP_TEST_PART_IS(9)
 ONCHIP_GPU_TEST_CASE("16-bit range binning through the carry grid; levels that crowd its cells left to the fallback") {
   // Forced and automatic: the carry grid counts levels whose cells hold at most one boundary each (the host tests
   // decide which sets those are, for both cell widths); the fold or the replicas count the others after it.
@@ -422,7 +426,7 @@ ONCHIP_GPU_TEST_CASE("16-bit range binning through the carry grid; levels that c
 }
 #endif
 
-#if ONCHIP_TEST_PART_IS(9)
+#if ONCHIP_TEST_PART_IS(10)
 ONCHIP_GPU_TEST_CASE("the carry grid into 64-bit and float counters, accumulating, and rows") {
   const onchip::detail::histogram_path_override force(histogram_path::carry_grid);  // also on inputs cut short
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
@@ -465,13 +469,19 @@ ONCHIP_GPU_TEST_CASE("the carry grid into 64-bit and float counters, accumulatin
 }
 #endif
 
-#if ONCHIP_TEST_PART_IS(10)
-ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel bytes on every path that takes them") {
+#if ONCHIP_TEST_PART_IS(11)
+ONCHIP_GPU_TEST_CASE("several channels: f32 RGB") {
   const std::size_t pixels = hist_test::sized(300001);
   const auto rgb = hist_test::make_samples<float>(pixels * 3, 0.0, 1.0, distribution::uniform, 31);
   const int rgb_bins[3] = {100, 37, 1000};
   const float flo[3] = {0.0f, 0.25f, 0.0f}, fhi[3] = {1.0f, 0.75f, 0.5f};
   check_channels<3, 3>(rgb, pixels, 0, rgb_bins, flo, fhi);
+}
+#endif
+
+#if ONCHIP_TEST_PART_IS(12)
+ONCHIP_GPU_TEST_CASE("several channels: RGBA and RGB bytes, three active, on the byte and shared paths") {
+  const std::size_t pixels = hist_test::sized(300001);
   const auto bytes = hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::skewed, 32);
   const int byte_bins[3] = {256, 16, 100};
   const int blo[3] = {0, 0, 50}, bhi[3] = {256, 256, 150};
@@ -482,16 +492,28 @@ ONCHIP_GPU_TEST_CASE("several channels: f32 RGB, and RGBA, RGB and two-channel b
       const std::size_t n = pixels - 1;  // room for the misalignment
       check_channels<4, 3>(bytes, n, misalign, byte_bins, blo, bhi);
       check_channels<3, 3>(bytes, n, misalign, byte_bins, blo, bhi);
-      if (path == histogram_path::shared_replicas) { continue; }  // one or two active channels: byte kernel only
-      check_channels<2, 1>(bytes, n, misalign, byte_bins, blo, bhi);
-      check_channels<2, 2>(bytes, n, misalign, byte_bins, blo, bhi);
-      check_channels<4, 1>(bytes, n, misalign, byte_bins, blo, bhi);
     }
   }
 }
 #endif
 
-#if ONCHIP_TEST_PART_IS(11)
+#if ONCHIP_TEST_PART_IS(13)
+ONCHIP_GPU_TEST_CASE("several channels: one or two active of two or four byte channels (the byte kernel alone)") {
+  const std::size_t pixels = hist_test::sized(300001);
+  const auto bytes = hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::skewed, 32);
+  const int byte_bins[3] = {256, 16, 100};
+  const int blo[3] = {0, 0, 50}, bhi[3] = {256, 256, 150};
+  const onchip::detail::histogram_path_override force(histogram_path::byte_lanes);
+  for (std::size_t misalign = 0; misalign < 4; ++misalign) {  // vectors that start in every channel
+    const std::size_t n = pixels - 1;  // room for the misalignment
+    check_channels<2, 1>(bytes, n, misalign, byte_bins, blo, bhi);
+    check_channels<2, 2>(bytes, n, misalign, byte_bins, blo, bhi);
+    check_channels<4, 1>(bytes, n, misalign, byte_bins, blo, bhi);
+  }
+}
+#endif
+
+#if ONCHIP_TEST_PART_IS(14)
 ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, RGBA, rows, ignored samples") {
   // The limit lowered from 128 GiB to about 1 MiB, so the pieces are many and small: odd lengths, every
   // misalignment, whole rows per piece and rows cut into pieces, with and without accumulating.
@@ -609,7 +631,7 @@ ONCHIP_GPU_TEST_CASE("the cached device limits are the device's, and planned blo
 }
 #endif
 
-#if ONCHIP_TEST_PART_IS(12)
+#if ONCHIP_TEST_PART_IS(15)
 ONCHIP_GPU_TEST_CASE("calls from eight host threads at once, each on its own stream") {
   const auto host = hist_test::make_samples<float>(hist_test::sized(1 << 20), 0.0, 1.0, distribution::uniform, 21);
   hist_test::device_samples<float> in(host, 0);
@@ -637,7 +659,7 @@ ONCHIP_GPU_TEST_CASE("calls from eight host threads at once, each on its own str
 }
 #endif
 
-#if ONCHIP_TEST_PART_IS(13)
+#if ONCHIP_TEST_PART_IS(16)
 ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accumulates, or leaves a big one to a memset") {
   // f32 (the shared replicas), then bytes (the byte kernel).
   for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{100}, std::size_t{4096}, std::size_t{16411}}) {
@@ -663,7 +685,7 @@ ONCHIP_GPU_TEST_CASE("small inputs: one block zeroes a small output itself, accu
 }
 #endif
 
-#if ONCHIP_TEST_PART_IS(14)
+#if ONCHIP_TEST_PART_IS(17)
 ONCHIP_GPU_TEST_CASE("small inputs on several blocks: a memset zeroes the output, on every path") {
   using P = histogram_path;
   // f32 on 3 to 128 blocks (8192 samples a block of the shared replicas), misaligned by one sample.
@@ -694,7 +716,7 @@ ONCHIP_GPU_TEST_CASE("small inputs on several blocks: a memset zeroes the output
 }
 #endif
 
-#if ONCHIP_TEST_PART_IS(15)
+#if ONCHIP_TEST_PART_IS(18)
 ONCHIP_GPU_TEST_CASE("small inputs on one and on several blocks, captured in a graph and replayed") {
   const std::size_t n = 200001, few = 4096;  // several blocks after a memset; one block zeroing its own output
   const auto host = hist_test::make_samples<float>(n, 0.0, 1.0, distribution::uniform, 41);
@@ -733,7 +755,7 @@ ONCHIP_GPU_TEST_CASE("small inputs on one and on several blocks, captured in a g
 }
 #endif
 
-#if ONCHIP_TEST_PART_IS(16)
+#if ONCHIP_TEST_PART_IS(19)
 ONCHIP_GPU_TEST_CASE("many small segments of bytes and of 16-bit samples, empty ones among them") {
   const int segments = 20000;
   std::mt19937 rng(77);
@@ -761,7 +783,7 @@ ONCHIP_GPU_TEST_CASE("many small segments of bytes and of 16-bit samples, empty 
 }
 #endif
 
-#if ONCHIP_TEST_PART_IS(17)
+#if ONCHIP_TEST_PART_IS(20)
 ONCHIP_GPU_TEST_CASE("inputs past 4 GiB: more than 2^32 hits in one bin, counted in 64-bit counters") {
   const std::size_t u16_samples = (std::size_t{1} << 32) + 5;  // 8 GiB + 10 bytes
   const std::size_t bytes = u16_samples * 2 + 16;
