@@ -168,6 +168,15 @@ void check_channels(const std::vector<S>& samples, std::size_t pixels, std::size
   }
 }
 
+// The byte inputs of the channel tests: skewed bytes, four to a pixel, and bins for up to three active channels.
+struct byte_channels {
+  std::size_t pixels = hist_test::sized(300001);
+  std::vector<std::uint8_t> bytes =
+      hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::skewed, 32);
+  int bins[3] = {256, 16, 100};
+  int lower[3] = {0, 0, 50}, upper[3] = {256, 256, 150};
+};
+
 }  // namespace
 
 #if ONCHIP_TEST_PART_IS(4)
@@ -481,17 +490,14 @@ ONCHIP_GPU_TEST_CASE("several channels: f32 RGB") {
 
 #if ONCHIP_TEST_PART_IS(12)
 ONCHIP_GPU_TEST_CASE("several channels: RGBA and RGB bytes, three active, on the byte and shared paths") {
-  const std::size_t pixels = hist_test::sized(300001);
-  const auto bytes = hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::skewed, 32);
-  const int byte_bins[3] = {256, 16, 100};
-  const int blo[3] = {0, 0, 50}, bhi[3] = {256, 256, 150};
+  const byte_channels in;
   for (histogram_path path : {histogram_path::byte_lanes, histogram_path::shared_replicas}) {
     INFO("path " << onchip::detail::path_name(path));
     const onchip::detail::histogram_path_override force(path);
     for (std::size_t misalign = 0; misalign < 4; ++misalign) {  // vectors that start in every channel
-      const std::size_t n = pixels - 1;  // room for the misalignment
-      check_channels<4, 3>(bytes, n, misalign, byte_bins, blo, bhi);
-      check_channels<3, 3>(bytes, n, misalign, byte_bins, blo, bhi);
+      const std::size_t n = in.pixels - 1;  // room for the misalignment
+      check_channels<4, 3>(in.bytes, n, misalign, in.bins, in.lower, in.upper);
+      check_channels<3, 3>(in.bytes, n, misalign, in.bins, in.lower, in.upper);
     }
   }
 }
@@ -499,16 +505,13 @@ ONCHIP_GPU_TEST_CASE("several channels: RGBA and RGB bytes, three active, on the
 
 #if ONCHIP_TEST_PART_IS(13)
 ONCHIP_GPU_TEST_CASE("several channels: one or two active of two or four byte channels (the byte kernel alone)") {
-  const std::size_t pixels = hist_test::sized(300001);
-  const auto bytes = hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::skewed, 32);
-  const int byte_bins[3] = {256, 16, 100};
-  const int blo[3] = {0, 0, 50}, bhi[3] = {256, 256, 150};
+  const byte_channels in;
   const onchip::detail::histogram_path_override force(histogram_path::byte_lanes);
   for (std::size_t misalign = 0; misalign < 4; ++misalign) {  // vectors that start in every channel
-    const std::size_t n = pixels - 1;  // room for the misalignment
-    check_channels<2, 1>(bytes, n, misalign, byte_bins, blo, bhi);
-    check_channels<2, 2>(bytes, n, misalign, byte_bins, blo, bhi);
-    check_channels<4, 1>(bytes, n, misalign, byte_bins, blo, bhi);
+    const std::size_t n = in.pixels - 1;  // room for the misalignment
+    check_channels<2, 1>(in.bytes, n, misalign, in.bins, in.lower, in.upper);
+    check_channels<2, 2>(in.bytes, n, misalign, in.bins, in.lower, in.upper);
+    check_channels<4, 1>(in.bytes, n, misalign, in.bins, in.lower, in.upper);
   }
 }
 #endif
