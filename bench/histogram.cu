@@ -207,8 +207,11 @@ void huge_case(context& c, int bins, L lo, L hi, dist d) {
   };
   if (run_cub) { temp.prepare(cub_call); }
   auto global = [&](C* out) {
-    const onchip::detail::histogram_path_override force(onchip::detail::histogram_path::global_atomics);
-    BENCH_CHECK(onchip::histogram_even(samples, n, out, bins, lo, hi));
+    onchip::detail::histogram_request request;
+    request.path = onchip::detail::histogram_path::global_atomics;
+    onchip::histogram_options options;
+    options.request = &request;
+    BENCH_CHECK(onchip::histogram_even(samples, n, out, bins, lo, hi, nullptr, options));
   };
   measure<C>(
       c, type_name<T>(), bins, what, c.bytes, bins,
@@ -275,10 +278,13 @@ void range_case(context& c, int num_levels, dist d, spacing s, double lo, double
     return cub::DeviceHistogram::HistogramRange(t, b, samples, out, num_levels, levels, static_cast<long long>(n));
   };
   temp.prepare(cub_call);
-  const onchip::detail::level_bitmap_override use(bitmaps);
+  onchip::detail::histogram_request request;
+  request.level_bitmaps = bitmaps;
+  onchip::histogram_options options;
+  options.request = &request;
   measure(
       c, type_name<T>(), num_levels - 1, what, c.bytes, num_levels - 1,
-      [&](unsigned* out) { BENCH_CHECK(onchip::histogram_range(samples, n, out, levels, num_levels)); },
+      [&](unsigned* out) { BENCH_CHECK(onchip::histogram_range(samples, n, out, levels, num_levels, nullptr, options)); },
       [&](unsigned* out) { BENCH_CHECK(cub_call(temp.p, temp.bytes, out)); });
   BENCH_CHECK(cudaFree(levels));
 }

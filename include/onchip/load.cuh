@@ -174,4 +174,4 @@ class readonly_view {
 
 }  // namespace onchip
 
-#include <onchip/detail/load/impl.cuh>
+#include <onchip/detail/load/load_impl.cuh>

@@ -373,5 +373,4 @@ cudaError_t fit_extent(cuda::std::size_t* extent, MakePlan&& make_plan, Kernel* 
 
 }  // namespace onchip
 
-#include <onchip/detail/smem/carver_impl.cuh>
-#include <onchip/detail/smem/launch.cuh>
+#include <onchip/detail/smem/smem_impl.cuh>

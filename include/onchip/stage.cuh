@@ -260,4 +260,4 @@ ONCHIP_DEVICE void grid_for_each_tile(const stages<T, Stages>& staged, const T* 
 
 }  // namespace onchip
 
-#include <onchip/detail/stage/impl.cuh>
+#include <onchip/detail/stage/stage_impl.cuh>

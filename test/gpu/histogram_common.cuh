@@ -4,6 +4,7 @@
 // that runs the device-wide API on inputs flush against the end of their allocation into a poisoned output.
 #pragma once
 
+#include <onchip/detail/histogram/request.cuh>
 #include <onchip/histogram.cuh>
 
 #include <algorithm>
@@ -20,6 +21,36 @@
 #include "support/onchip_test.hpp"
 
 namespace hist_test {
+
+/// The request (how to plan and run a call beyond its arguments: a forced path, smaller limits) that this test
+/// thread's calls pass in their options (requested()); changed for a scope by `scoped`.
+inline onchip::detail::histogram_request& test_request() {
+  thread_local onchip::detail::histogram_request request;
+  return request;
+}
+
+/// Options that pass test_request() (and `options`' other fields).
+inline onchip::histogram_options requested(onchip::histogram_options options = {}) {
+  options.request = &test_request();
+  return options;
+}
+
+/// Sets one field of test_request() while alive, e.g. `scoped<&histogram_request::path> force(path);`.
+template <auto Member>
+class scoped {
+ public:
+  template <class V>
+  explicit scoped(V value) : previous_(test_request().*Member) {
+    test_request().*Member = value;
+  }
+  ~scoped() { test_request().*Member = previous_; }
+  scoped(const scoped&) = delete;
+  scoped& operator=(const scoped&) = delete;
+
+ private:
+  std::remove_reference_t<decltype(test_request().*Member)> previous_;
+};
+using forced_path = scoped<&onchip::detail::histogram_request::path>;
 
 /// Whether the test runs under compute-sanitizer (ONCHIP_SANITIZER set), where big inputs take minutes.
 inline bool under_sanitizer() { return std::getenv("ONCHIP_SANITIZER") != nullptr; }
@@ -243,8 +274,8 @@ bool check_call(const std::vector<double>& expected, std::size_t samples, onchip
   device_hist<C> hist(expected.size());
   onchip_test::device_buffer<unsigned long long> ignored(1);
   ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
-  const onchip::detail::histogram_path_override force(path);
-  onchip::histogram_options options;
+  const forced_path force(path);
+  onchip::histogram_options options = requested();
   options.ignored = ignored.data();
   const char* ran = nullptr;
   options.path = &ran;

@@ -91,8 +91,8 @@ void check_even(const std::vector<S>& host, int bins, L lo, L hi, histogram_path
   hist_test::device_hist<C> hist(static_cast<std::size_t>(bins));
   onchip_test::device_buffer<unsigned long long> ignored(1);
   ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
-  const onchip::detail::histogram_path_override force(path);
-  onchip::histogram_options options;
+  const hist_test::forced_path force(path);
+  onchip::histogram_options options = hist_test::requested();
   options.ignored = ignored.data();
   const char* ran = nullptr;
   options.path = &ran;
@@ -123,13 +123,13 @@ ONCHIP_GPU_TEST_CASE("the partition path: 2^16 + 1 to 2^26 bins of f32 and u32 k
   // at fewer bins too, where skewed and one-bin keys split buckets and share direct buckets among blocks.
   struct sized_bins {
     int bins;
-    bool overwrite;  // partition_overwrite_override's value: the plan's choice, or no memset forced
+    bool overwrite;  // histogram_request::partition_overwrite: the plan's choice, or no memset forced
   };
   for (const sized_bins& run : {sized_bins{65537, false}, sized_bins{1 << 20, false}, sized_bins{1 << 22, false},
                                 sized_bins{1 << 24, false}, sized_bins{1 << 26, false}, sized_bins{65537, true},
                                 sized_bins{1 << 20, true}, sized_bins{1 << 22, true}}) {
     const int bins = run.bins;
-    const onchip::detail::partition_overwrite_override forced(run.overwrite);
+    const hist_test::scoped<&onchip::detail::histogram_request::partition_overwrite> forced(run.overwrite);
     const char* clearing = run.overwrite ? "no memset (forced)" : "the plan's memset or not";
     INFO(clearing);
     if (hist_test::under_sanitizer() && bins > (1 << 22)) { continue; }  // minutes of flushes under the tools
@@ -166,14 +166,14 @@ ONCHIP_GPU_TEST_CASE("the partition path's direct bucket: many tiles a scatter b
   const double bin20 = 1.0 / (1 << 20);
   for (int blocks : {1, 2}) {
     INFO(blocks << " scatter blocks");
-    const onchip::detail::partition_scatter_grid_override grid(blocks);
+    const hist_test::scoped<&onchip::detail::histogram_request::partition_scatter_grid> grid(blocks);
     const std::size_t n = (blocks == 1 ? 5 : 9) * tile4 + 3;
     const std::vector<float> one(n, 0.3f);
     const auto pair = two_neighbours<float>(n, 0.0, 1.0, 2000.5 * bin20, 2001.5 * bin20, 51);
     for (bool overwrite : {false, true}) {
       const char* clearing = overwrite ? "no memset (forced)" : "the plan's memset or not";
       INFO(clearing);
-      const onchip::detail::partition_overwrite_override forced(overwrite);
+      const hist_test::scoped<&onchip::detail::histogram_request::partition_overwrite> forced(overwrite);
       check_even(one, 1 << 20, 0.0f, 1.0f, histogram_path::partition);
       check_even(pair, 1 << 20, 0.0f, 1.0f, histogram_path::partition);
       check_even<unsigned long long>(pair, 1 << 24, 0.0f, 1.0f, histogram_path::partition);
@@ -210,16 +210,16 @@ ONCHIP_GPU_TEST_CASE("the partition path in chunks, in a caller's workspace, and
   const auto samples = heavy_head<float>(n, 0.0, 1.0, 41);
   {
     INFO("a 1 MiB workspace cap: chunks of under 2^19 samples, after the output's memset and without it");
-    const onchip::detail::workspace_cap_override cap(std::size_t{1} << 20);
+    const hist_test::scoped<&onchip::detail::histogram_request::workspace_cap> cap(std::size_t{1} << 20);
     check_even(samples, 1 << 22, 0.0f, 1.0f, histogram_path::partition);
-    const onchip::detail::partition_overwrite_override forced(true);
+    const hist_test::scoped<&onchip::detail::histogram_request::partition_overwrite> forced(true);
     check_even(samples, 1 << 22, 0.0f, 1.0f, histogram_path::partition);
   }
   {
     INFO("the allocation fails: global atomics count instead (after the memset, though the partition would not "
          "have needed it), and the call says so");
-    const onchip::detail::workspace_failure_override fail(true);
-    const onchip::detail::partition_overwrite_override forced(true);
+    const hist_test::scoped<&onchip::detail::histogram_request::workspace_fails> fail(true);
+    const hist_test::scoped<&onchip::detail::histogram_request::partition_overwrite> forced(true);
     check_even(samples, 1 << 22, 0.0f, 1.0f, histogram_path::partition, "global_atomics");
   }
   // A caller's workspace at an odd 2-byte offset, sized by the query; a smaller one is refused.
@@ -230,13 +230,13 @@ ONCHIP_GPU_TEST_CASE("the partition path in chunks, in a caller's workspace, and
   ONCHIP_CUDA_REQUIRE(onchip::histogram_workspace_bytes<float>(n, 4096, &none));
   CHECK(none == 0);  // on chip
   CHECK(onchip::histogram_workspace_bytes<float>(n, 0, &none) == cudaErrorInvalidValue);
-  const onchip::detail::histogram_path_override force(histogram_path::partition);
-  ONCHIP_CUDA_REQUIRE(onchip::histogram_workspace_bytes<float>(n, 1 << 22, &bytes));
+  const hist_test::forced_path force(histogram_path::partition);
+  ONCHIP_CUDA_REQUIRE((onchip::detail::workspace_bytes<float, unsigned>(n, 1 << 22, &bytes, hist_test::test_request())));
   REQUIRE(bytes > 0);
   onchip_test::device_buffer<unsigned char> workspace(bytes + 2);
   hist_test::device_samples<float> in(samples, 4);
   hist_test::device_hist<unsigned> hist(std::size_t{1} << 22);
-  onchip::histogram_options options;
+  onchip::histogram_options options = hist_test::requested();
   options.workspace = workspace.data() + 2;
   options.workspace_bytes = bytes;
   ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), 1 << 22, 0.0f, 1.0f, nullptr, options));
@@ -250,9 +250,9 @@ ONCHIP_GPU_TEST_CASE("the partition path in chunks, in a caller's workspace, and
 ONCHIP_GPU_TEST_CASE("the partition path's own workspace: kept between calls, given back on request, two streams") {
   const std::size_t n = hist_test::sized((std::size_t{1} << 21) + 5);
   const int bins = 1 << 22;
-  const onchip::detail::histogram_path_override force(histogram_path::partition);
+  const hist_test::forced_path force(histogram_path::partition);
   std::size_t bytes = 0;
-  ONCHIP_CUDA_REQUIRE(onchip::histogram_workspace_bytes<float>(n, bins, &bytes));
+  ONCHIP_CUDA_REQUIRE((onchip::detail::workspace_bytes<float, unsigned>(n, bins, &bytes, hist_test::test_request())));
   REQUIRE(bytes > 0);
   int device = 0, pools = 0;
   ONCHIP_CUDA_REQUIRE(cudaGetDevice(&device));
@@ -275,7 +275,7 @@ ONCHIP_GPU_TEST_CASE("the partition path's own workspace: kept between calls, gi
   for (int round = 0; round < 2; ++round) {
     INFO("round " << round);
     const char* ran[2] = {};
-    onchip::histogram_options options[2];
+    onchip::histogram_options options[2] = {hist_test::requested(), hist_test::requested()};
     for (int k = 0; k < 2; ++k) { options[k].path = &ran[k]; }
     ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in_a.data, n, hist_a.buffer.data(), bins, 0.0f, 1.0f, streams[0],
                                                options[0]));
@@ -298,7 +298,8 @@ ONCHIP_GPU_TEST_CASE("the partition path's own workspace: kept between calls, gi
   CHECK(onchip::detail::workspace_pool(device, false) == nullptr);
   if (!hist_test::under_sanitizer()) { CHECK(free_after >= free_before + held); }
   ONCHIP_CUDA_REQUIRE(onchip::histogram_release_workspace());  // nothing left to give: still a success
-  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in_a.data, n, hist_a.buffer.data(), bins, 0.0f, 1.0f));
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in_a.data, n, hist_a.buffer.data(), bins, 0.0f, 1.0f, nullptr,
+                                             hist_test::requested()));
   hist_test::require_equal(hist_a.get(), hist_test::even_counts(a, 0.0f, 1.0f, bins));
   if (pools != 0) { CHECK(reserved() >= bytes); }
 }
@@ -326,9 +327,10 @@ ONCHIP_GPU_TEST_CASE("the partition path with a custom binner: hashed keys into 
   for (std::uint32_t k : keys) { expected[hash_bins{}(k)] += 1; }
   for (histogram_path path : {histogram_path::partition, histogram_path::global_atomics}) {
     INFO(onchip::detail::path_name(path));
-    const onchip::detail::histogram_path_override force(path);
+    const hist_test::forced_path force(path);
     hist_test::device_hist<unsigned> hist(expected.size());
-    ONCHIP_CUDA_REQUIRE(onchip::histogram(in.data, n, hist.buffer.data(), 1 << 22, hash_bins{}));
+    ONCHIP_CUDA_REQUIRE(onchip::histogram(in.data, n, hist.buffer.data(), 1 << 22, hash_bins{}, nullptr,
+                                          hist_test::requested()));
     hist_test::require_equal(hist.get(), expected);
   }
   // A custom binner's bins outside [0, bins) are ignored, and counted as such, on the partition path too.
@@ -343,11 +345,11 @@ ONCHIP_GPU_TEST_CASE("the partition path with a custom binner: hashed keys into 
     }
   }
   REQUIRE(outside > 0);
-  const onchip::detail::histogram_path_override force(histogram_path::partition);
+  const hist_test::forced_path force(histogram_path::partition);
   hist_test::device_hist<unsigned> hist(expected.size());
   onchip_test::device_buffer<unsigned long long> ignored(1);
   ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
-  onchip::histogram_options options;
+  onchip::histogram_options options = hist_test::requested();
   options.ignored = ignored.data();
   ONCHIP_CUDA_REQUIRE(onchip::histogram(in.data, n, hist.buffer.data(), 1 << 22, wide_hash_bins{}, nullptr, options));
   hist_test::require_equal(hist.get(), expected);
@@ -367,7 +369,7 @@ ONCHIP_GPU_TEST_CASE("the partition path past 4 GiB: 26 chunks, more than 2^32 h
   const auto* keys = reinterpret_cast<const std::uint32_t*>(buffer.data() + 4);
   hist_test::device_hist<unsigned long long> hist(std::size_t{1} << 20);
   const char* ran = nullptr;
-  onchip::histogram_options options;
+  onchip::histogram_options options = hist_test::requested();
   options.path = &ran;
   ONCHIP_CUDA_REQUIRE(onchip::histogram_even(keys, samples, hist.buffer.data(), 1 << 20, 0LL, 4294967296LL, nullptr,
                                              options));

@@ -30,9 +30,9 @@ namespace {
 template <class S, class L>
 void check_then_accumulate(const S* in, std::size_t n, int bins, L lo, L hi, std::vector<double> expected) {
   hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
-  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in, n, hist.buffer.data(), bins, lo, hi));
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in, n, hist.buffer.data(), bins, lo, hi, nullptr, hist_test::requested()));
   hist_test::require_equal(hist.get(), expected);
-  onchip::histogram_options add;
+  onchip::histogram_options add = hist_test::requested();
   add.accumulate = true;
   ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in, n, hist.buffer.data(), bins, lo, hi, nullptr, add));
   for (auto& e : expected) { e *= 2; }
@@ -156,7 +156,8 @@ void check_channels(const std::vector<S>& samples, std::size_t pixels, std::size
     h[a] = hi[a];
   }
   for (int a = 0; a < Active; ++a) { hists[a] = outs[a].buffer.data(); }
-  ONCHIP_CUDA_REQUIRE((onchip::multi_histogram_even<Channels, Active>(in.data, pixels, hists, b, l, h)));
+  ONCHIP_CUDA_REQUIRE((onchip::multi_histogram_even<Channels, Active>(in.data, pixels, hists, b, l, h, nullptr,
+                                                                      hist_test::requested())));
   for (int a = 0; a < Active; ++a) {
     std::vector<double> expected(bins[a], 0.0);
     for (std::size_t p = 0; p < pixels; ++p) {
@@ -279,7 +280,7 @@ namespace {
   int device = 0;
   device_limits limits{};
   launch_plan plan{};
-  ONCHIP_CUDA_REQUIRE(plan_on_current_device(describe(job, false), device, limits, plan, "test"));
+  ONCHIP_CUDA_REQUIRE(plan_on_current_device(call_of(job, false), hist_test::test_request(), device, limits, plan, "test"));
   REQUIRE(plan.ok());
   return plan;
 }
@@ -320,7 +321,7 @@ ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels in device m
   for (std::size_t i = 0; i < n; ++i) { on_levels[i] = paired[1 + i % (count - 2)]; }
   for (bool bitmaps : {true, false}) {
     INFO("bitmaps " << (bitmaps ? "on: through the bitmap where the plan gives it" : "off: through the grid"));
-    const onchip::detail::level_bitmap_override use(bitmaps);
+    const hist_test::scoped<&onchip::detail::histogram_request::level_bitmaps> use(bitmaps);
     const onchip::detail::launch_plan plan = range_plan(spread, n);
     CHECK_FALSE(plan.level_staged);
     CHECK((plan.level_bitmap || !bitmaps || !bitmap_beside_65535_bins()));
@@ -339,7 +340,8 @@ ONCHIP_GPU_TEST_CASE("range binning past shared memory: 65536 levels in device m
                                  cudaMemcpyHostToDevice));
   hist_test::device_samples<float> in(f32, 0);
   hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(count));
-  const cudaError_t refused = onchip::histogram_range(in.data, n, hist.buffer.data(), d_levels.data(), count + 1);
+  const cudaError_t refused = onchip::histogram_range(in.data, n, hist.buffer.data(), d_levels.data(), count + 1,
+                                                      nullptr, hist_test::requested());
   CHECK(refused == cudaErrorInvalidValue);
   CHECK(std::string(onchip::last_error_message()).find("at most 65536 levels") != std::string::npos);
 }
@@ -358,7 +360,7 @@ ONCHIP_GPU_TEST_CASE("range binning of levels whose staging leaves only global a
   const auto samples = hist_test::make_samples<float>(n, -1.1, 1.1, distribution::nan_laced, 71);
   for (bool bitmaps : {true, false}) {
     INFO("bitmaps " << (bitmaps ? "on" : "off"));
-    const onchip::detail::level_bitmap_override use(bitmaps);
+    const hist_test::scoped<&onchip::detail::histogram_request::level_bitmaps> use(bitmaps);
     const onchip::detail::launch_plan plan = range_plan(random, n);
     if (plan.level_bitmap) {
       CHECK(bitmaps);
@@ -437,7 +439,7 @@ ONCHIP_GPU_TEST_CASE("16-bit range binning through the carry grid; levels that c
 
 #if ONCHIP_TEST_PART_IS(10)
 ONCHIP_GPU_TEST_CASE("the carry grid into 64-bit and float counters, accumulating, and rows") {
-  const onchip::detail::histogram_path_override force(histogram_path::carry_grid);  // also on inputs cut short
+  const hist_test::forced_path force(histogram_path::carry_grid);  // also on inputs cut short
   const std::size_t n = hist_test::sized((std::size_t{1} << 22) + 3);
   const auto host = hist_test::make_samples<std::uint16_t>(n, 0.0, 65536.0, distribution::skewed, 36);
   std::vector<int> levels(200);
@@ -448,14 +450,15 @@ ONCHIP_GPU_TEST_CASE("the carry grid into 64-bit and float counters, accumulatin
   const std::vector<double> expected = hist_test::range_counts(host, levels);
   const int count = static_cast<int>(levels.size());
   const char* path = nullptr;
-  onchip::histogram_options options;
+  onchip::histogram_options options = hist_test::requested();
   options.path = &path;
   hist_test::device_hist<unsigned long long> wide(expected.size());
   ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, n, wide.buffer.data(), d_levels.data(), count, nullptr, options));
   CHECK(std::string(path) == "carry_grid");
   hist_test::require_equal(wide.get(), expected);
   hist_test::device_hist<float> real(expected.size());
-  ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, n, real.buffer.data(), d_levels.data(), count));
+  ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, n, real.buffer.data(), d_levels.data(), count, nullptr,
+                                              hist_test::requested()));
   hist_test::require_equal(real.get(), expected);
   options.accumulate = true;
   ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, n, wide.buffer.data(), d_levels.data(), count, nullptr, options));
@@ -473,7 +476,8 @@ ONCHIP_GPU_TEST_CASE("the carry grid into 64-bit and float counters, accumulatin
   }
   hist_test::device_hist<unsigned> by_rows(expected.size());
   ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, row, 4, (n / 4 + 1) * sizeof(std::uint16_t),
-                                              by_rows.buffer.data(), d_levels.data(), count));
+                                              by_rows.buffer.data(), d_levels.data(), count, nullptr,
+                                              hist_test::requested()));
   hist_test::require_equal(by_rows.get(), rows);
 }
 #endif
@@ -493,7 +497,7 @@ ONCHIP_GPU_TEST_CASE("several channels: RGBA and RGB bytes, three active, on the
   const byte_channels in;
   for (histogram_path path : {histogram_path::byte_lanes, histogram_path::shared_replicas}) {
     INFO("path " << onchip::detail::path_name(path));
-    const onchip::detail::histogram_path_override force(path);
+    const hist_test::forced_path force(path);
     for (std::size_t misalign = 0; misalign < 4; ++misalign) {  // vectors that start in every channel
       const std::size_t n = in.pixels - 1;  // room for the misalignment
       check_channels<4, 3>(in.bytes, n, misalign, in.bins, in.lower, in.upper);
@@ -506,7 +510,7 @@ ONCHIP_GPU_TEST_CASE("several channels: RGBA and RGB bytes, three active, on the
 #if ONCHIP_TEST_PART_IS(13)
 ONCHIP_GPU_TEST_CASE("several channels: one or two active of two or four byte channels (the byte kernel alone)") {
   const byte_channels in;
-  const onchip::detail::histogram_path_override force(histogram_path::byte_lanes);
+  const hist_test::forced_path force(histogram_path::byte_lanes);
   for (std::size_t misalign = 0; misalign < 4; ++misalign) {  // vectors that start in every channel
     const std::size_t n = in.pixels - 1;  // room for the misalignment
     check_channels<2, 1>(in.bytes, n, misalign, in.bins, in.lower, in.upper);
@@ -522,7 +526,7 @@ ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, R
   // misalignment, whole rows per piece and rows cut into pieces, with and without accumulating.
   const bool sanitizer = hist_test::under_sanitizer();  // smaller sizes, as many pieces
   const std::size_t limit = (sanitizer ? std::size_t{4096} : std::size_t{1} << 20) + 37;
-  const onchip::detail::byte_piece_override pieces(limit);
+  const hist_test::scoped<&onchip::detail::histogram_request::byte_piece_bytes> pieces(limit);
   const std::size_t n = 5 * limit + 11;
   const auto host = hist_test::make_samples<std::uint8_t>(n, 0, 256, distribution::skewed, 41);
   for (std::size_t misalign : {0, 1, 3}) {
@@ -531,7 +535,7 @@ ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, R
     onchip_test::device_buffer<unsigned long long> ignored(1);
     ONCHIP_CUDA_REQUIRE(cudaMemset(ignored.data(), 0, sizeof(unsigned long long)));
     hist_test::device_hist<unsigned> hist(200);
-    onchip::histogram_options options;
+    onchip::histogram_options options = hist_test::requested();
     options.ignored = ignored.data();
     ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), 200, 20, 220, nullptr, options));
     hist_test::require_equal(hist.get(), hist_test::even_counts(host, 20, 220, 200));
@@ -556,7 +560,8 @@ ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, R
     const std::size_t stride = row + 21, rows = n / stride;
     hist_test::device_samples<std::uint8_t> in(host, 2);
     hist_test::device_hist<unsigned> hist(256);
-    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, row, rows, stride, hist.buffer.data(), 256, 0, 256));
+    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, row, rows, stride, hist.buffer.data(), 256, 0, 256, nullptr,
+                                               hist_test::requested()));
     std::vector<double> expected(256, 0.0);
     for (std::size_t r = 0; r < rows; ++r) {
       for (std::size_t i = 0; i < row; ++i) { expected[host[r * stride + i]] += 1; }
@@ -570,8 +575,9 @@ ONCHIP_GPU_TEST_CASE("byte inputs too large for one launch run in pieces: 1-D, R
 ONCHIP_GPU_TEST_CASE("a forced path that cannot serve the call is refused with a message") {
   hist_test::device_samples<float> in(std::vector<float>(100, 0.5f), 0);
   hist_test::device_hist<unsigned> hist(10);
-  const onchip::detail::histogram_path_override force(histogram_path::byte_lanes);
-  CHECK(onchip::histogram_even(in.data, 100, hist.buffer.data(), 10, 0.0f, 1.0f) == cudaErrorInvalidValue);
+  const hist_test::forced_path force(histogram_path::byte_lanes);
+  CHECK(onchip::histogram_even(in.data, 100, hist.buffer.data(), 10, 0.0f, 1.0f, nullptr, hist_test::requested()) ==
+        cudaErrorInvalidValue);
   CHECK(std::string(onchip::last_error_message()).find("byte_lanes cannot serve this call") != std::string::npos);
 }
 #endif
@@ -611,7 +617,7 @@ ONCHIP_GPU_TEST_CASE("the cached device limits are the device's, and planned blo
   f.offset[1] = 1024;
   f.row_samples = std::size_t{1} << 28;
   f.rows = 1;
-  const launch_plan fp = plan_histogram(describe(f, false), limits);
+  const launch_plan fp = plan_histogram(call_of(f, false), limits);
   [[maybe_unused]] constexpr kernel_shape s = shape_v<histogram_path::shared_replicas, f32_job>;
   constexpr auto shared = shared_kernel<f32_job, unsigned, s.threads, s.blocks, s.vectors>;
   ONCHIP_CUDA_REQUIRE((allow_dynamic_smem<shared>(device, limits, "test")));
@@ -623,7 +629,7 @@ ONCHIP_GPU_TEST_CASE("the cached device limits are the device's, and planned blo
   u.offset[1] = 256;
   u.row_samples = std::size_t{1} << 28;
   u.rows = 1;
-  const launch_plan up = plan_histogram(describe(u, false), limits);
+  const launch_plan up = plan_histogram(call_of(u, false), limits);
   if (up.path == histogram_path::byte_lanes) {
     [[maybe_unused]] constexpr kernel_shape b = shape_v<histogram_path::byte_lanes, u8_job>;
     constexpr auto lanes = byte_lanes_kernel<u8_job, b.threads, b.blocks, b.vectors>;
@@ -771,7 +777,8 @@ ONCHIP_GPU_TEST_CASE("many small segments of bytes and of 16-bit samples, empty 
     using S = typename std::decay_t<decltype(samples)>::value_type;
     hist_test::device_samples<S> in(samples, 0);
     hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins) * segments);
-    ONCHIP_CUDA_REQUIRE(onchip::segmented_histogram_even(in.data, d_offsets.data(), segments, hist.buffer.data(), bins, lo, hi));
+    ONCHIP_CUDA_REQUIRE(onchip::segmented_histogram_even(in.data, d_offsets.data(), segments, hist.buffer.data(), bins, lo,
+                                                        hi, nullptr, hist_test::requested()));
     std::vector<double> expected(static_cast<std::size_t>(bins) * segments, 0.0);
     for (int s = 0; s < segments; ++s) {
       for (long long i = offsets[s]; i < offsets[s + 1]; ++i) {

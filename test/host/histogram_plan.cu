@@ -129,7 +129,9 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   const launch_plan p = plan_histogram(c, d);
   REQUIRE(p.ok());
   const bool wide = p.threads == onchip::detail::tuning::wide_threads && p.path == histogram_path::shared_replicas;
-  CHECK((!wide || onchip::detail::wide_candidate(c) || onchip::detail::wide_range_candidate(c)));
+  CHECK((!wide || onchip::detail::wide_candidate(onchip::detail::kind_of(c)) ||
+              onchip::detail::wide_range_candidate(onchip::detail::kind_of(c))));
+  CHECK((p.variant == onchip::detail::kernel_variant::wide) == wide);  // the launch follows the variant
   const auto shape = onchip::detail::shape_of(p.path, c.sample_bytes, c.level_bytes > 0,
                                               onchip::detail::integer_stream(c.integer_samples,
                                                                              c.wide_integer_binning, c.weighted,
@@ -221,7 +223,7 @@ TEST_CASE("every plan fits its device, for every sample size, bin count, channel
                 c.active = channels == 4 ? 3 : channels;
                 for (int a = 0; a < c.active; ++a) { c.bins[a] = channels == 4 ? (bins > (1 << 28) ? 1 << 28 : bins) : bins; }
                 c.weighted = weighted;
-                c.byte_samples = c.byte_samples && !weighted;  // as describe() says of a job
+                c.byte_samples = c.byte_samples && !weighted;  // as detail::call_of() says of a job
                 c.row_samples = n;
                 INFO("sample bytes " << s << ", bins " << bins << ", counter bytes " << counter << ", channels "
                                      << channels << ", weighted " << weighted << ", n " << n);
@@ -880,7 +882,7 @@ void check_typed(int bins) {
   job.offset[1] = bins;
   job.row_samples = 1 << 20;
   job.rows = 1;
-  const launch_plan p = plan_histogram(onchip::detail::describe(job, false), h200);
+  const launch_plan p = plan_histogram(onchip::detail::call_of(job, false), h200);
   REQUIRE(p.ok());
   int threads = 0, vectors = 0;
   switch (p.path) {
@@ -891,7 +893,7 @@ void check_typed(int bins) {
     case histogram_path::shared_replicas:
       threads = onchip::detail::shape_v<histogram_path::shared_replicas, job_t>.threads;
       vectors = onchip::detail::shape_v<histogram_path::shared_replicas, job_t>.vectors;
-      if (onchip::detail::wide_job_v<job_t> && p.threads == onchip::detail::tuning::wide_threads) {
+      if (p.variant == onchip::detail::kernel_variant::wide) {
         // the wide kernel, launched by the same rule
         threads = onchip::detail::shape_v<histogram_path::shared_replicas, job_t, false, true>.threads;
         vectors = onchip::detail::shape_v<histogram_path::shared_replicas, job_t, false, true>.vectors;
@@ -916,17 +918,17 @@ void check_typed(int bins) {
   CHECK(p.threads == threads);
   CHECK(p.vectors == vectors);
   // The kernel carves from typed_call (the fields the job's types fix, as constants): the same bytes as planned.
-  const histogram_call described = onchip::detail::describe(job, false);
+  const histogram_call described = onchip::detail::call_of(job, false);
   const histogram_call carved = onchip::detail::typed_call<job_t>(onchip::detail::planned_call(described, p));
   if (p.path != histogram_path::partition) {
     CHECK(onchip::smem_bytes(onchip::detail::layout_of(p.path, carved, p.replicas)) == p.smem_bytes);
   }
 }
 
-// typed_call<Job> gives back every field of the call describe() made of a job of that type.
+// typed_call<Job> gives back every field of the call call_of() made of a job of that type.
 template <class Job>
 void check_typed_call(const Job& job) {
-  const histogram_call c = onchip::detail::describe(job, false), t = onchip::detail::typed_call<Job>(c);
+  const histogram_call c = onchip::detail::call_of(job, false), t = onchip::detail::typed_call<Job>(c);
   CHECK(t.sample_bytes == c.sample_bytes);
   CHECK(t.channels == c.channels);
   CHECK(t.active == c.active);

@@ -14,7 +14,7 @@ endif()
 foreach(path IN ITEMS
     ./usr/include/onchip/onchip.cuh ./usr/include/onchip/histogram.cuh ./usr/include/onchip/smem.cuh
     ./usr/include/onchip/load.cuh ./usr/include/onchip/version.hpp
-    ./usr/include/onchip/detail/histogram/byte_kernels.cuh
+    ./usr/include/onchip/detail/histogram/kernels/bytes.cuh
     ./usr/lib/cmake/onchip/onchipConfig.cmake ./usr/lib/cmake/onchip/onchipConfigVersion.cmake
     ./usr/lib/cmake/onchip/onchipTargets.cmake ./usr/bin/onchip-hist
     ./usr/share/doc/onchip/copyright ./usr/share/doc/onchip/LICENSE ./usr/share/pkgconfig/onchip.pc)

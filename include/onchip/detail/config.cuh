@@ -50,14 +50,6 @@
  * was requested and what was available, then traps. Default: on unless `NDEBUG` is defined. Define it to 0 or 1
  * before including onchip (or with `-DONCHIP_CHECKS=...`) to choose explicitly.
  */
-/*
- * Choosing a histogram kernel by hand (benchmarks, tests): onchip has no macro for it, since two translation units
- * compiled with different values would break the one-definition rule. Instead, while an
- * `onchip::detail::histogram_path_override` object is alive, the device-wide histogram calls of that host thread
- * use the kernel path it names (detail/histogram/plan.cuh lists them; a call that path cannot serve fails with
- * cudaErrorInvalidValue and a message).
- */
-
 #ifndef ONCHIP_CHECKS
 #  ifdef NDEBUG
 #    define ONCHIP_CHECKS 0

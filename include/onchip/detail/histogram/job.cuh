@@ -5,13 +5,17 @@
 // to the launch plan.
 #pragma once
 
+#include <onchip/binning.cuh>
 #include <onchip/detail/check.cuh>
 #include <onchip/detail/histogram/binning.cuh>
 #include <onchip/detail/histogram/counters.cuh>
 #include <onchip/detail/histogram/level_bitmap.cuh>
 #include <onchip/detail/histogram/level_grid.cuh>
-#include <onchip/detail/histogram/plan.cuh>
-#include <onchip/histogram.cuh>
+#include <onchip/detail/histogram/call.cuh>
+#include <onchip/detail/histogram/layout.cuh>
+#include <onchip/detail/histogram/paths.cuh>
+#include <onchip/detail/histogram/shape.cuh>
+#include <onchip/detail/histogram/tuning.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -173,7 +177,7 @@ inline constexpr bool value_table_v = cuda::std::is_integral_v<Sample> && sizeof
 
 /**
  * Range binning of 16-bit integer samples between integer levels. The packed 16-bit path counts every sample value
- * and folds the values into bins at the end (bin_at and fold, called by kernels.cuh's count_folded); other paths
+ * and folds the values into bins at the end (bin_at and fold, called by kernels/shared.cuh's count_folded); other paths
  * stage a table from every sample value to its bin (0xffff: no bin; so at most 65535 bins) in shared memory, so a
  * sample costs one 16-bit shared load. stage() fills the table from the levels in device memory, a warp per bin
  * writing its values.
@@ -258,7 +262,7 @@ struct value_table_binners {
     if (sum != 0) { emit(bin_of_levels(below), sum); }
   }
 
-  // The carry grid (the carry_grid path, carry_kernel.cuh): the 16-bit values cut into cells of 2^cell_bits
+  // The carry grid (the carry_grid path, kernels/carry.cuh): the 16-bit values cut into cells of 2^cell_bits
   // values, one 32-bit word a cell, chosen so that a sample's counter index (the levels at or below it: 0 below
   // the first, bins + 1 at or past the last) is one addition and one shift:
   //   index = (word[bits >> cell_bits] + (bits << 8)) >> (8 + cell_bits)
@@ -374,31 +378,6 @@ struct histogram_job {
   ONCHIP_HOST_DEVICE int total_bins() const { return offset[Active]; }
 };
 
-/// 1-byte integer samples, unweighted: the byte kernels can count them per value.
-template <class Job>
-inline constexpr bool byte_job_v = sizeof(typename Job::sample_t) == 1 &&
-                                   cuda::std::is_integral_v<typename Job::sample_t> && !Job::weighted;
-
-/// Jobs the byte kernel can count: bytes, unweighted, not segmented.
-template <class Job>
-inline constexpr bool byte_kernel_job_v = byte_job_v<Job> && !Job::segmented;
-
-/// Byte jobs that only the byte kernel counts (plan.cuh, byte_lanes_only): no other kernel is compiled for them.
-template <class Job>
-inline constexpr bool byte_lanes_only_v = byte_lanes_only(byte_job_v<Job>, Job::segmented, Job::active);
-
-/// 32-bit integer counters of one unweighted channel: packed 16-bit shared counters can carry into them.
-template <class Job>
-inline constexpr bool packable_job_v = Job::active == 1 && !Job::weighted && !Job::segmented &&
-                                       counter_traits<typename Job::counter_t>::carries_from_packed16;
-
-/// Jobs whose shared replicas may run as one wide block (wide_candidate or wide_range_candidate, at compile time).
-template <class Job>
-inline constexpr bool wide_job_v =
-    Job::active == 1 && !Job::weighted && !Job::segmented &&
-    ((sizeof(typename Job::sample_t) == 2 && Job::binners_t::level_bytes == 0) ||
-     (sizeof(typename Job::sample_t) == 4 && Job::binners_t::level_bytes == 4 && Job::channels == 1));
-
 /// Whether Job bins integer samples with bin_even over integer levels as such: ranges too wide for the narrow
 /// binning's 32-bit products (narrower ones run as narrow_even), 128-bit products per sample.
 template <class Job>
@@ -409,22 +388,43 @@ inline constexpr bool
                                          Counter, Offset>> =
         cuda::std::is_integral_v<Sample> && cuda::std::is_integral_v<Level>;
 
-/// The job as the launch plan sees it.
+/// What Job's types fix (paths.cuh): which paths and kernel variants are compiled for it.
 template <class Job>
-ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
+ONCHIP_HOST_DEVICE constexpr call_kind kind_of() {
+  using sample_t = typename Job::sample_t;
+  call_kind k{};
+  k.sample_bytes = static_cast<int>(sizeof(sample_t));
+  k.byte_samples = sizeof(sample_t) == 1 && cuda::std::is_integral_v<sample_t> && !Job::weighted;
+  k.integer_samples = cuda::std::is_integral_v<sample_t>;
+  k.wide_integer_binning = wide_integer_binning_v<Job>;
+  k.channels = Job::channels;
+  k.active = Job::active;
+  k.level_bytes = Job::binners_t::level_bytes;
+  k.table_bytes = Job::binners_t::table_bytes;
+  k.weighted = Job::weighted;
+  k.counter_bytes = static_cast<int>(sizeof(typename Job::counter_t));
+  k.counter_takes_packed16 = counter_traits<typename Job::counter_t>::carries_from_packed16;
+  k.segmented = Job::segmented;
+  return k;
+}
+
+/// The job as the launch plan sees it: its kind, bins and sizes.
+template <class Job>
+ONCHIP_HOST_DEVICE histogram_call call_of(const Job& job, bool accumulate) {
+  constexpr call_kind k = kind_of<Job>();
   histogram_call c{};
-  c.sample_bytes = static_cast<int>(sizeof(typename Job::sample_t));
-  c.byte_samples = byte_job_v<Job>;
-  c.integer_samples = cuda::std::is_integral_v<typename Job::sample_t>;
-  c.wide_integer_binning = wide_integer_binning_v<Job>;
-  c.channels = Job::channels;
-  c.active = Job::active;
+  c.sample_bytes = k.sample_bytes;
+  c.byte_samples = k.byte_samples;
+  c.integer_samples = k.integer_samples;
+  c.wide_integer_binning = k.wide_integer_binning;
+  c.channels = k.channels;
+  c.active = k.active;
   for (int a = 0; a < Job::active; ++a) { c.bins[a] = job.offset[a + 1] - job.offset[a]; }
-  c.level_bytes = Job::binners_t::level_bytes;
-  c.table_bytes = Job::binners_t::table_bytes;
-  c.weighted = Job::weighted;
-  c.counter_bytes = static_cast<int>(sizeof(typename Job::counter_t));
-  c.counter_takes_packed16 = counter_traits<typename Job::counter_t>::carries_from_packed16;
+  c.level_bytes = k.level_bytes;
+  c.table_bytes = k.table_bytes;
+  c.weighted = k.weighted;
+  c.counter_bytes = k.counter_bytes;
+  c.counter_takes_packed16 = k.counter_takes_packed16;
   c.segments = Job::segmented ? static_cast<long long>(job.rows) : 0;
   c.row_samples = job.row_samples;
   c.rows = job.rows;
@@ -434,7 +434,7 @@ ONCHIP_HOST_DEVICE histogram_call describe(const Job& job, bool accumulate) {
 
 /**
  * The call a kernel of type Job carves its shared memory from: the host's (kernel_args::call) with every field that
- * Job's types fix set again from those types, as describe() set them. The values are the host's; being constants
+ * Job's types fix set again from those types, as call_of() set them. The values are the host's; being constants
  * here, they let the compiler fold the layout's arithmetic (without them a small call spent about 240 dependent
  * instructions per warp carving, more than its samples took).
  */
@@ -460,11 +460,6 @@ inline constexpr kernel_shape shape_v =
              integer_stream(cuda::std::is_integral_v<typename Job::sample_t>, wide_integer_binning_v<Job>,
                             Job::weighted, Job::segmented, Job::active),
              SmallSlices, Job::channels, Job::active, Wide, Bitmap);
-
-/// Jobs whose plans may give their levels bitmaps (range binners): their kernels come in two instances, one
-/// counting through the bitmaps, one through the grids.
-template <class Job>
-inline constexpr bool bitmappable_v = Job::binners_t::level_bytes > 0;
 
 /// What every histogram kernel gets besides the job: the plan's decisions.
 struct kernel_args {

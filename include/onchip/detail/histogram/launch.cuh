@@ -1,22 +1,26 @@
 // SPDX-FileCopyrightText: 2026 onchip developers
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Host side of every device-wide histogram call: the device's limits (queried once per device), the plan, zeroing
-// the output, and launching the planned kernel. A call costs one launch (two with the output's memset) and no
+// Host side of every device-wide histogram call after validation: plan it on the current device (plan.cuh, as
+// the call's request asks), zero the output, and launch the planned kernel (or the byte pieces, or the partition's
+// passes). A call costs one launch (two with the output's memset) and no
 // host-device synchronization.
 #pragma once
 
 #include <onchip/detail/error.cuh>
+#include <onchip/detail/histogram/device.cuh>
 #include <onchip/detail/histogram/job.cuh>
+#include <onchip/detail/histogram/options.cuh>
+#include <onchip/detail/histogram/paths.cuh>
 #include <onchip/detail/histogram/plan.cuh>
+#include <onchip/detail/histogram/request.cuh>
 #include <onchip/detail/histogram/validate.cuh>
-#include <onchip/detail/smem/launch.cuh>
-#include <onchip/histogram.cuh>
+#include <onchip/detail/histogram/workspace.cuh>
 
 #if defined(__CUDACC__)
-#  include <onchip/detail/histogram/byte_kernels.cuh>
-#  include <onchip/detail/histogram/carry_kernel.cuh>
-#  include <onchip/detail/histogram/kernels.cuh>
-#  include <onchip/detail/histogram/partition.cuh>
+#  include <onchip/detail/histogram/kernels/bytes.cuh>
+#  include <onchip/detail/histogram/kernels/carry.cuh>
+#  include <onchip/detail/histogram/kernels/partition.cuh>
+#  include <onchip/detail/histogram/kernels/shared.cuh>
 #endif
 
 #include <cuda_runtime_api.h>
@@ -29,112 +33,38 @@
 
 namespace onchip::detail {
 
-/// A setting of this host thread's device-wide calls: `Initial`, or the value of the innermost living object.
-template <class T, T Initial, class Tag>
-class thread_setting {
- public:
-  explicit thread_setting(T value) : previous_(current()) { current() = value; }
-  ~thread_setting() { current() = previous_; }
-  thread_setting(const thread_setting&) = delete;
-  thread_setting& operator=(const thread_setting&) = delete;
-  static T& current() {
-    thread_local T value = Initial;
-    return value;
-  }
-
- private:
-  T previous_;
-};
-
-/**
- * Benchmarks and tests: while an override is alive, the device-wide histogram calls of this host thread use
- * `path` (a call that path cannot serve fails with cudaErrorInvalidValue; automatic: the plan chooses). A run-time
- * switch, so translation units that differ in it cannot disagree about any inline function.
- */
-using histogram_path_override = thread_setting<histogram_path, histogram_path::automatic, struct path_setting>;
-/// Tests: while alive, byte inputs of this many bytes or more run in pieces below it (byte_pieces) on this thread.
-using byte_piece_override = thread_setting<cuda::std::size_t, tuning::byte_lane_max_bytes, struct piece_setting>;
-/// Tests: while alive, the partition path's workspace is capped at this many bytes on this thread (more chunks).
-using workspace_cap_override =
-    thread_setting<cuda::std::size_t, tuning::partition_workspace_cap, struct workspace_cap_setting>;
-/// Tests: while alive and true, the partition path's own workspace allocation fails on this thread (the call
-/// falls back to global atomics, as it does when the device's memory pool cannot give the workspace).
-using workspace_failure_override = thread_setting<bool, false, struct workspace_failure_setting>;
-/// Tests: while alive and true, the partition path's first chunk overwrites the output without its memset on this
-/// thread wherever the call does not accumulate, whatever the plan says.
-using partition_overwrite_override = thread_setting<bool, false, struct partition_overwrite_setting>;
-/// Tests: while alive and above 0, the partition path's scatter runs at most this many blocks on this thread (each
-/// then takes many tiles of a small input: a direct bucket counted on through them).
-using partition_scatter_grid_override = thread_setting<int, 0, struct partition_scatter_grid_setting>;
-/// Tests and benchmarks: while alive and false, range binning of levels kept in device memory uses the grid
-/// instead of a bitmap of sub-cells on this thread (plan_histogram's `bitmaps`).
-using level_bitmap_override = thread_setting<bool, true, struct level_bitmap_setting>;
-
-inline constexpr int max_cached_devices = 64;
-/// Dynamic shared memory every device allows a kernel without opting in.
-inline constexpr cuda::std::size_t default_dynamic_smem = 48 * 1024;
-
-inline cudaError_t query_device_limits(int device, device_limits& d) {
-  const cudaDeviceAttr attributes[] = {
-      cudaDevAttrComputeCapabilityMajor,       cudaDevAttrComputeCapabilityMinor,
-      cudaDevAttrMultiProcessorCount,          cudaDevAttrMaxSharedMemoryPerMultiprocessor,
-      cudaDevAttrMaxSharedMemoryPerBlockOptin, cudaDevAttrReservedSharedMemoryPerBlock,
-      cudaDevAttrMaxThreadsPerMultiProcessor,  cudaDevAttrMaxBlocksPerMultiprocessor,
-      cudaDevAttrMaxRegistersPerMultiprocessor};
-  int v[sizeof attributes / sizeof attributes[0]] = {};
-  for (unsigned i = 0; i < sizeof attributes / sizeof attributes[0]; ++i) {
-    if (cudaError_t e = cudaDeviceGetAttribute(&v[i], attributes[i], device); e != cudaSuccess) { return e; }
-  }
-  d = {v[0] * 10 + v[1], v[2], static_cast<cuda::std::size_t>(v[3]), static_cast<cuda::std::size_t>(v[4]),
-       static_cast<cuda::std::size_t>(v[5]), v[6], v[7], v[8]};
-  return cudaSuccess;
+/// The request of a call's options (histogram_options::request), or the library's defaults.
+inline const histogram_request& request_of(const histogram_options& options) {
+  static constexpr histogram_request defaults{};
+  return options.request != nullptr ? *options.request : defaults;
 }
 
-/// The current device and its limits, queried once per device (thread-safe; later calls read a cache).
-inline cudaError_t current_device_limits(int& device, device_limits& out, const char* who) {
-  if (cudaError_t e = cuda_call(cudaGetDevice(&device), who); e != cudaSuccess) { return e; }
-  if (device < 0 || device >= max_cached_devices) { return cuda_call(query_device_limits(device, out), who); }
-  static std::atomic<bool> known[max_cached_devices];
-  static device_limits cache[max_cached_devices];
-  if (!known[device].load(std::memory_order_acquire)) {
-    static std::mutex mutex;
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!known[device].load(std::memory_order_relaxed)) {
-      if (cudaError_t e = cuda_call(query_device_limits(device, cache[device]), who); e != cudaSuccess) { return e; }
-      known[device].store(true, std::memory_order_release);
-    }
-  }
-  out = cache[device];
-  return cudaSuccess;
-}
-
-/// The current device, its limits, and the plan of `call` there (with this thread's overrides), and in `fallback`
-/// the carry grid's fallback plan where the plan is the carry grid. Calls of one shape in a loop (small inputs, per
-/// frame or per tile) reuse this thread's last plans instead of planning again.
-inline cudaError_t plan_on_current_device(const histogram_call& call, int& device, device_limits& limits,
-                                          launch_plan& plan, const char* who, launch_plan* fallback = nullptr) {
+/// The current device, its limits, and the plan of `call` there as `request` asks, and in `fallback` the carry
+/// grid's fallback plan where the plan is the carry grid. Calls of one shape in a loop (small inputs, per frame or
+/// per tile) reuse this thread's last plans instead of planning again.
+inline cudaError_t plan_on_current_device(const histogram_call& call, const histogram_request& request, int& device,
+                                          device_limits& limits, launch_plan& plan, const char* who,
+                                          launch_plan* fallback = nullptr) {
   if (cudaError_t e = current_device_limits(device, limits, who); e != cudaSuccess) { return e; }
   struct memo {
     bool valid = false;
     int device = 0;
     histogram_call call{};
-    histogram_path only = histogram_path::automatic;
-    cuda::std::size_t cap = 0;
-    bool bitmaps = true;
+    histogram_request request{};
     launch_plan plan{};
     launch_plan fallback{};  // the carry grid's: the plan without it
   };
   thread_local memo last;
-  const histogram_path only = histogram_path_override::current();
-  const cuda::std::size_t cap = workspace_cap_override::current();
-  const bool bitmaps = level_bitmap_override::current();
-  if (!last.valid || last.device != device || last.only != only || last.cap != cap || last.bitmaps != bitmaps ||
+  if (!last.valid || last.device != device || !same_plan_request(last.request, request) ||
       !same_call(last.call, call)) {
-    const launch_plan p = plan_histogram(call, limits, only, cap, bitmaps);
-    const launch_plan f = p.path == histogram_path::carry_grid
-                              ? plan_histogram(call, limits, histogram_path::automatic, cap, bitmaps, p.path)
-                              : launch_plan{};
-    last = {true, device, call, only, cap, bitmaps, p, f};
+    const histogram_path only = request.path;
+    const cuda::std::size_t cap = request.workspace_cap;
+    const launch_plan p = plan_histogram(call, limits, only, cap, request.level_bitmaps);
+    const launch_plan f =
+        p.path == histogram_path::carry_grid
+            ? plan_histogram(call, limits, histogram_path::automatic, cap, request.level_bitmaps, p.path)
+            : launch_plan{};
+    last = {true, device, call, request, p, f};
   }
   plan = last.plan;
   if (fallback != nullptr) { *fallback = last.fallback; }
@@ -148,7 +78,8 @@ bool plannable(const Job& job, const histogram_options& options, const char* who
   int device = 0;
   device_limits limits{};
   launch_plan plan{};
-  return plan_on_current_device(describe(job, options.accumulate), device, limits, plan, who) == cudaSuccess &&
+  return plan_on_current_device(call_of(job, options.accumulate), request_of(options), device, limits, plan, who) ==
+             cudaSuccess &&
          plan.ok();
 }
 
@@ -166,8 +97,9 @@ cudaError_t clear_outputs(const Job& job, cudaStream_t stream, const char* who) 
   return cudaSuccess;
 }
 
-inline std::string unplanned_message(const histogram_call& call, const device_limits& d) {
-  const histogram_path forced = histogram_path_override::current();
+inline std::string unplanned_message(const histogram_call& call, const device_limits& d,
+                                     const histogram_request& request) {
+  const histogram_path forced = request.path;
   if (forced != histogram_path::automatic) {
     return std::string("the forced kernel path ") + path_name(forced) + " cannot serve this call on this device";
   }
@@ -182,49 +114,6 @@ inline std::string unplanned_message(const histogram_call& call, const device_li
 }
 
 #if defined(__CUDACC__)
-/// Lets `Kernel` use the device's whole opt-in shared memory, once per device (cudaFuncSetAttribute is slow and
-/// not thread-safe).
-template <auto Kernel>
-cudaError_t allow_dynamic_smem(int device, const device_limits& d, const char* who) {
-  static std::atomic<bool> done[max_cached_devices];
-  const bool cached = device >= 0 && device < max_cached_devices;
-  if (cached && done[device].load(std::memory_order_acquire)) { return cudaSuccess; }
-  std::lock_guard<std::mutex> lock(smem_attribute_mutex());
-  if (cudaError_t e = cuda_call(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                     static_cast<int>(d.smem_per_block_optin)),
-                                who);
-      e != cudaSuccess) {
-    return e;
-  }
-  if (cached) { done[device].store(true, std::memory_order_release); }
-  return cudaSuccess;
-}
-
-/// The virtual architecture (x 10, as device_limits::arch) that `Kernel`'s code on `device` was compiled from:
-/// below the device's own where the device runs this translation unit's PTX for an earlier one. Once per device.
-template <auto Kernel>
-cudaError_t compiled_arch(int device, const char* who, int& arch) {
-  static std::atomic<int> known[max_cached_devices];
-  const bool cached = device >= 0 && device < max_cached_devices;
-  if (cached && (arch = known[device].load(std::memory_order_acquire)) != 0) { return cudaSuccess; }
-  cudaFuncAttributes a{};
-  if (cudaError_t e = cuda_call(cudaFuncGetAttributes(&a, Kernel), who); e != cudaSuccess) { return e; }
-  arch = a.ptxVersion;
-  if (cached) { known[device].store(arch, std::memory_order_release); }
-  return cudaSuccess;
-}
-
-/// Launches `Kernel` as `grid` blocks of `threads` threads with `smem` bytes of dynamic shared memory.
-template <auto Kernel, class... Args>
-cudaError_t launch_sized(int grid, int threads, cuda::std::size_t smem, int device, const device_limits& d,
-                         cudaStream_t stream, const char* who, const Args&... args) {
-  if (smem > default_dynamic_smem) {
-    if (cudaError_t e = allow_dynamic_smem<Kernel>(device, d, who); e != cudaSuccess) { return e; }
-  }
-  Kernel<<<grid, threads, smem, stream>>>(args...);
-  return cuda_call(cudaGetLastError(), who);
-}
-
 template <auto Kernel, class Job>
 cudaError_t launch_kernel(const Job& job, const launch_plan& p, const kernel_args& args, int device,
                           const device_limits& d, cudaStream_t stream, const char* who) {
@@ -235,8 +124,8 @@ cudaError_t launch_kernel(const Job& job, const launch_plan& p, const kernel_arg
 /// the plan gave them.
 template <class Job, class Smem, int Threads, int Blocks, int Vectors>
 cudaError_t launch_shared(const Job& job, const launch_plan& p, const kernel_args& args, int device,
-                          const device_limits& d, cudaStream_t stream, const char* who) {
-  if constexpr (bitmappable_v<Job>) {
+                         const device_limits& d, cudaStream_t stream, const char* who) {
+  if constexpr (admits_bitmaps(kind_of<Job>())) {
     if (p.level_bitmap) {
       return launch_kernel<shared_kernel<Job, Smem, Threads, Blocks, Vectors, true>>(job, p, args, device, d,
                                                                                      stream, who);
@@ -245,48 +134,53 @@ cudaError_t launch_shared(const Job& job, const launch_plan& p, const kernel_arg
   return launch_kernel<shared_kernel<Job, Smem, Threads, Blocks, Vectors>>(job, p, args, device, d, stream, who);
 }
 
-/// Launches the shared or global path's kernel the plan chose (never the byte kernel).
+/// Launches the shared replicas' kernel in the plan's variant (compiled only where the job's kind admits it).
+template <class Job, kernel_variant Variant>
+cudaError_t launch_replicas(const Job& job, const launch_plan& p, const kernel_args& args, int device,
+                            const device_limits& d, cudaStream_t stream, const char* who) {
+  constexpr kernel_shape shape = shape_v<histogram_path::shared_replicas, Job, Variant == kernel_variant::small_slices,
+                                         Variant == kernel_variant::wide>;
+  if constexpr (admits(histogram_path::shared_replicas, Variant, kind_of<Job>())) {
+    return launch_shared<Job, typename Job::counter_t, shape.threads, shape.blocks, shape.vectors>(job, p, args,
+                                                                                                   device, d, stream,
+                                                                                                   who);
+  } else {
+    return invalid(who, "no kernel of this call's type serves the plan's variant of shared_replicas");
+  }
+}
+
+/// Launches the shared or global path's kernel the plan chose, in the plan's variant (never the byte kernel).
 template <class Job>
 cudaError_t launch_counting(const Job& job, const launch_plan& p, const kernel_args& args, int device,
                             const device_limits& d, cudaStream_t stream, const char* who) {
-  using counter_t = typename Job::counter_t;
-  constexpr kernel_shape shared = shape_v<histogram_path::shared_replicas, Job>;
+  constexpr call_kind kind = kind_of<Job>();
   constexpr kernel_shape packed = shape_v<histogram_path::shared_packed16, Job>;
+  constexpr kernel_shape mapped = shape_v<histogram_path::shared_packed16, Job, false, false, true>;
   constexpr kernel_shape global = shape_v<histogram_path::global_atomics, Job>;
   switch (p.path) {
     case histogram_path::shared_replicas:
-      if constexpr (wide_job_v<Job>) {
-        constexpr kernel_shape wide = shape_v<histogram_path::shared_replicas, Job, false, true>;
-        if (p.threads == wide.threads) {
-          return launch_shared<Job, counter_t, wide.threads, wide.blocks, wide.vectors>(job, p, args, device, d,
-                                                                                        stream, who);
-        }
+      switch (p.variant) {
+        case kernel_variant::wide:
+          return launch_replicas<Job, kernel_variant::wide>(job, p, args, device, d, stream, who);
+        case kernel_variant::small_slices:
+          return launch_replicas<Job, kernel_variant::small_slices>(job, p, args, device, d, stream, who);
+        default: return launch_replicas<Job, kernel_variant::standard>(job, p, args, device, d, stream, who);
       }
-      if constexpr (Job::segmented) {
-        constexpr kernel_shape small = shape_v<histogram_path::shared_replicas, Job, true>;
-        if (p.threads == small.threads) {
-          return launch_shared<Job, counter_t, small.threads, small.blocks, small.vectors>(job, p, args, device, d,
-                                                                                           stream, who);
-        }
-      }
-      return launch_shared<Job, counter_t, shared.threads, shared.blocks, shared.vectors>(job, p, args, device, d,
-                                                                                          stream, who);
     case histogram_path::shared_packed16:
-      if constexpr (packable_job_v<Job> && bitmappable_v<Job>) {
-        constexpr kernel_shape mapped = shape_v<histogram_path::shared_packed16, Job, false, false, true>;
+      if constexpr (admits(histogram_path::shared_packed16, kind) && admits_bitmaps(kind)) {
         if (p.level_bitmap) {
           return launch_kernel<
               shared_kernel<Job, cuda::std::uint16_t, mapped.threads, mapped.blocks, mapped.vectors, true>>(
               job, p, args, device, d, stream, who);
         }
       }
-      if constexpr (packable_job_v<Job>) {
+      if constexpr (admits(histogram_path::shared_packed16, kind)) {
         return launch_kernel<shared_kernel<Job, cuda::std::uint16_t, packed.threads, packed.blocks, packed.vectors>>(
             job, p, args, device, d, stream, who);
       }
       break;
     case histogram_path::global_atomics:
-      if constexpr (bitmappable_v<Job>) {
+      if constexpr (admits_bitmaps(kind)) {
         if (p.level_bitmap) {
           return launch_kernel<global_kernel<Job, global.threads, global.blocks, global.vectors, true>>(
               job, p, args, device, d, stream, who);
@@ -304,20 +198,21 @@ cudaError_t launch_counting(const Job& job, const launch_plan& p, const kernel_a
 template <class Job>
 cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_args& args, int device,
                            const device_limits& d, cudaStream_t stream, const char* who) {
+  constexpr call_kind kind = kind_of<Job>();
   constexpr kernel_shape lanes = shape_v<histogram_path::byte_lanes, Job>;
-  if constexpr (carry_job_v<Job>) {
+  if constexpr (admits(histogram_path::carry_grid, kind)) {
     if (p.path == histogram_path::carry_grid) {
       return launch_kernel<carry_kernel<Job, tuning::carry_threads, tuning::carry_blocks, tuning::carry_vectors>>(
           job, p, args, device, d, stream, who);
     }
   }
-  if constexpr (byte_kernel_job_v<Job>) {
+  if constexpr (admits(histogram_path::byte_lanes, kind)) {
     if (p.path == histogram_path::byte_lanes) {
       return launch_kernel<byte_lanes_kernel<Job, lanes.threads, lanes.blocks, lanes.vectors>>(job, p, args, device,
                                                                                               d, stream, who);
     }
   }
-  if constexpr (byte_lanes_only_v<Job>) {
+  if constexpr (byte_lanes_only(kind)) {
     return invalid(who, std::string("no kernel of this call's type serves the path ") + path_name(p.path));
   } else {
     return launch_counting(job, p, args, device, d, stream, who);
@@ -327,7 +222,7 @@ cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_ar
 /**
  * The partition path over a validated, non-empty call, in chunks of plan.partition.chunk_samples samples, in
  * `workspace` (16-byte aligned, plan.partition.workspace_bytes - 16 bytes): per chunk, a memset of the buckets'
- * sizes and claims, the scatter and the bucket pass (partition.cuh). Where the plan says so (zero_in_kernel), the
+ * sizes and claims, the scatter and the bucket pass (kernels/partition.cuh). Where the plan says so (zero_in_kernel), the
  * first chunk overwrites every bin of the output (not cleared before).
  */
 template <class Job>
@@ -403,62 +298,6 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
   return cudaSuccess;
 }
 
-/// The library's memory pools by device (workspace_pool), and the lock their creation and release take.
-struct workspace_pools {
-  std::mutex mutex;
-  cudaMemPool_t pool[max_cached_devices] = {};
-  bool tried[max_cached_devices] = {};
-  static workspace_pools& get() {
-    static workspace_pools pools;
-    return pools;
-  }
-};
-
-/**
- * The library's memory pool on `device` for the partition path's workspaces, created on first use: it keeps up to
- * tuning::partition_workspace_cap bytes reserved between calls (the device's default pool keeps what its owner set,
- * by default nothing: it gave its memory back at every synchronization, and taking it again cost about 400 us per
- * 1 GiB call, bench/notes/). Null where the device has no memory pools or the pool cannot be made (the caller
- * then allocates from the device's default pool), and null without `create` where no call has made it yet.
- */
-inline cudaMemPool_t workspace_pool(int device, bool create = true) {
-  if (device < 0 || device >= max_cached_devices) { return nullptr; }
-  workspace_pools& pools = workspace_pools::get();
-  std::lock_guard<std::mutex> lock(pools.mutex);
-  if (!pools.tried[device] && create) {
-    pools.tried[device] = true;
-    int supported = 0;
-    cudaMemPool_t pool = nullptr;
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
-    std::uint64_t keep = tuning::partition_workspace_cap;
-    if (cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device) == cudaSuccess && supported &&
-        cudaMemPoolCreate(&pool, &props) == cudaSuccess) {
-      if (cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) == cudaSuccess) {
-        pools.pool[device] = pool;
-      } else {
-        static_cast<void>(cudaMemPoolDestroy(pool));
-      }
-    }
-    static_cast<void>(cudaGetLastError());  // a failed query or creation is not this call's error
-  }
-  return pools.pool[device];
-}
-
-/// Destroys the library's pool on `device` (its memory goes back once the work that uses it is done) and forgets
-/// it: the next call that needs a workspace makes a new one.
-inline cudaError_t release_workspace_pool(int device) {
-  if (device < 0 || device >= max_cached_devices) { return cudaSuccess; }
-  workspace_pools& pools = workspace_pools::get();
-  std::lock_guard<std::mutex> lock(pools.mutex);
-  const cudaMemPool_t pool = pools.pool[device];
-  pools.pool[device] = nullptr;
-  pools.tried[device] = false;
-  return pool != nullptr ? cudaMemPoolDestroy(pool) : cudaSuccess;
-}
-
 /**
  * The partition path's workspace, 16-byte aligned: the caller's (options.workspace, which must hold what the plan
  * needs), or one allocated stream-ordered into `owned` (from workspace_pool, else the device's default pool).
@@ -478,7 +317,7 @@ inline cudaError_t partition_workspace(const histogram_call& call, const histogr
   } else {
     const cudaMemPool_t pool = workspace_pool(device);
     cudaError_t e = cudaErrorMemoryAllocation;
-    if (!workspace_failure_override::current()) {
+    if (!request_of(options).workspace_fails) {
       e = pool != nullptr ? cudaMallocFromPoolAsync(&owned, needed, pool, stream) : cudaErrorMemoryAllocation;
       if (e != cudaSuccess) {  // the device's default pool, where the library's has no pool or no memory
         static_cast<void>(cudaGetLastError());
@@ -490,7 +329,7 @@ inline cudaError_t partition_workspace(const histogram_call& call, const histogr
     } else {
       static_cast<void>(cudaGetLastError());
       plan = plan_histogram(call, limits, histogram_path::global_atomics);
-      if (!plan.ok()) { return invalid(who, unplanned_message(call, limits)); }
+      if (!plan.ok()) { return invalid(who, unplanned_message(call, limits, request_of(options))); }
     }
   }
   if (workspace != nullptr) { workspace += (16 - reinterpret_cast<cuda::std::uintptr_t>(workspace) % 16) % 16; }
@@ -500,14 +339,15 @@ inline cudaError_t partition_workspace(const histogram_call& call, const histogr
 /// One launch of a validated call: plan, zero the output (memset, or the kernel itself), launch.
 template <class Job>
 cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStream_t stream, const char* who) {
-  const histogram_call call = describe(job, options.accumulate);
+  const histogram_call call = call_of(job, options.accumulate);
+  const histogram_request& request = request_of(options);
   int device = 0;
   device_limits limits{};
   launch_plan plan{}, fallback{};
-  if (cudaError_t e = plan_on_current_device(call, device, limits, plan, who, &fallback); e != cudaSuccess) {
+  if (cudaError_t e = plan_on_current_device(call, request, device, limits, plan, who, &fallback); e != cudaSuccess) {
     return e;
   }
-  if (!plan.ok()) { return invalid(who, unplanned_message(call, limits)); }
+  if (!plan.ok()) { return invalid(who, unplanned_message(call, limits, request)); }
   unsigned char* workspace = nullptr;  // the partition path's: the caller's, or `owned`, allocated here
   void* owned = nullptr;
   if (plan.path == histogram_path::partition && call.input_bytes() > 0) {
@@ -515,10 +355,8 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
     if (e != cudaSuccess) { return e; }
     // Still the partition only if its workspace came (a failed allocation fell back to the global atomics).
     if (plan.path == histogram_path::partition) {
-      if (partition_overwrite_override::current()) { plan.zero_in_kernel = !options.accumulate; }
-      if (partition_scatter_grid_override::current() > 0) {
-        plan.grid = std::min(plan.grid, partition_scatter_grid_override::current());
-      }
+      if (request.partition_overwrite) { plan.zero_in_kernel = !options.accumulate; }
+      if (request.partition_scatter_grid > 0) { plan.grid = std::min(plan.grid, request.partition_scatter_grid); }
     }
   }
   if (options.path != nullptr) { *options.path = path_name(plan.path); }
@@ -532,7 +370,7 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   if (empty) { return succeed(); }
   if (plan.path == histogram_path::partition) {
     cudaError_t e = cudaSuccess;
-    if constexpr (partition_job_v<Job>) {
+    if constexpr (admits(histogram_path::partition, kind_of<Job>())) {
       e = run_partition(job, plan, workspace, options.ignored, options.accumulate, device, limits, stream, who);
     } else {
       e = invalid(who, "no kernel of this call's type serves the path partition");
@@ -547,7 +385,7 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
                          options.ignored};
   if (cudaError_t e = launch_planned(job, plan, args, device, limits, stream, who); e != cudaSuccess) { return e; }
   if (plan.path == histogram_path::carry_grid) {  // the fallback, for levels that crowd the grid's cells
-    if (!fallback.ok()) { return invalid(who, unplanned_message(call, limits)); }  // the plan ensures it is
+    if (!fallback.ok()) { return invalid(who, unplanned_message(call, limits, request)); }  // the plan ensures it is
     const kernel_args then{fallback.walk, fallback.replicas, fallback.slices, false, planned_call(call, fallback),
                            options.ignored, carry_cell_bits(call)};
     if (cudaError_t e = launch_planned(job, fallback, then, device, limits, stream, who); e != cudaSuccess) {
@@ -592,8 +430,8 @@ cudaError_t run_pieces(const Job& job, histogram_options options, cudaStream_t s
 /// Every device-wide call after validation: one launch, or byte pieces when the byte kernel could wrap a counter.
 template <class Job>
 cudaError_t run_job(const Job& job, const histogram_options& options, cudaStream_t stream, const char* who) {
-  if constexpr (byte_kernel_job_v<Job>) {
-    const cuda::std::size_t limit = byte_piece_override::current();
+  if constexpr (admits(histogram_path::byte_lanes, kind_of<Job>())) {
+    const cuda::std::size_t limit = request_of(options).byte_piece_bytes;
     if (job.row_samples * job.rows >= limit) { return run_pieces(job, options, stream, who, limit); }
   }
   return run_launch(job, options, stream, who);

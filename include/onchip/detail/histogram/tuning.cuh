@@ -46,7 +46,7 @@ ONCHIP_HOST_DEVICE constexpr int device_min_blocks(int threads, int blocks) {
 inline constexpr int packed16_pre_hopper_vectors = 2;
 inline constexpr int shared_pre_hopper_vectors = 4;
 
-// --- Byte lanes: 1-byte samples counted per value in lane-owned 32-bit counters (byte_kernels.cuh). -----------
+// --- Byte lanes: 1-byte samples counted per value in lane-owned 32-bit counters (kernels/bytes.cuh). -----------
 /// 64 KiB planes of counters: one for one or two active channels, two for three or four.
 ONCHIP_HOST_DEVICE constexpr int byte_lane_planes(int active) { return active <= 2 ? 1 : 2; }
 /// One active channel: one block of 1024 threads and 64 KiB to an SM, eight 16-byte vectors in flight per thread
@@ -196,7 +196,7 @@ inline constexpr int global_threads = 256;
 /// 48-72 registers per thread on sm_90: three blocks of 256 threads fit the register file.
 inline constexpr int global_blocks = 3;
 
-// --- Partition: bins beyond shared memory, counted in two passes through a workspace (partition.cuh). -------
+// --- Partition: bins beyond shared memory, counted in two passes through a workspace (kernels/partition.cuh). -------
 /// Bins per bucket: the largest power of two up to 2^15 whose 32-bit counters (plus the buckets' items) fit one
 /// block, and at least 2^12; keys are the low bits of a bin, so a bucket holds at most 2^16 bins.
 inline constexpr int partition_max_slice_bits = 15;

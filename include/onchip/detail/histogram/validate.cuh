@@ -4,10 +4,10 @@
 // function, the argument and what was wrong, before anything is launched or written.
 #pragma once
 
+#include <onchip/binning.cuh>
 #include <onchip/detail/error.cuh>
 #include <onchip/detail/histogram/binning.cuh>
 #include <onchip/detail/histogram/counters.cuh>
-#include <onchip/histogram.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/type_traits>

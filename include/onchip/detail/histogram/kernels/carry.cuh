@@ -31,11 +31,6 @@
 
 namespace onchip::detail {
 
-/// Jobs the carry grid counts: 16-bit range binning of one channel, unweighted, not segmented.
-template <class Job>
-inline constexpr bool carry_job_v =
-    is_value_table_v<typename Job::binners_t> && Job::active == 1 && !Job::weighted && !Job::segmented;
-
 #if defined(__CUDACC__)
 /// This thread's view of the carry grid: its lane's column of the table and its lane's counters.
 struct carry_lanes {
@@ -82,7 +77,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_carries(const Job job, const kernel_
 template <class Job, int Threads, int MinBlocks, int Vectors>
 __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) carry_kernel(Job job,
                                                                                                      kernel_args a) {
-  static_assert(carry_job_v<Job>, "carry_kernel: 16-bit range binning of one channel, unweighted");
+  static_assert(admits(histogram_path::carry_grid, kind_of<Job>()), "carry_kernel: 16-bit range binning of one channel, unweighted");
   const histogram_call call = typed_call<Job>(a.call);
   const shared_spans spans = onchip::carve(layout_of(histogram_path::carry_grid, call, 1));
   const int bins = job.binners.bins[0], cell_bits = carry_cell_bits(call), cells = 65536 >> cell_bits;

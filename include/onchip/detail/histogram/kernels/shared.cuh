@@ -9,7 +9,7 @@
 // for bins beyond shared memory. Neither needs temporary storage.
 #pragma once
 
-#include <onchip/detail/histogram/binners_impl.cuh>
+#include <onchip/binning.cuh>
 #include <onchip/detail/histogram/counters.cuh>
 #include <onchip/detail/histogram/job.cuh>
 #include <onchip/detail/histogram/traverse.cuh>

@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 onchip developers
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Definitions of onchip::block_histogram (its counters live in counters.cuh).
+// Definitions of onchip::block_histogram (block_histogram.cuh) (its counters live in counters.cuh).
 #pragma once
 
 #include <onchip/detail/check.cuh>
+#include <onchip/block_histogram.cuh>
 #include <onchip/detail/histogram/counters.cuh>
-#include <onchip/histogram.cuh>
 
 #include <cstdio>
 

@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 onchip developers
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Definitions of onchip's binners.
+// Definitions of onchip's binners (binning.cuh).
 #pragma once
 
+#include <onchip/binning.cuh>
 #include <onchip/detail/histogram/binning.cuh>
-#include <onchip/histogram.cuh>
 
 #include <cuda/std/cmath>
 #include <cuda/std/cstdint>

@@ -5,7 +5,6 @@
 // stops at a static_assert that says so.
 #pragma once
 
-#include <onchip/detail/histogram/binners_impl.cuh>
 #include <onchip/detail/histogram/job.cuh>
 #include <onchip/detail/histogram/launch.cuh>
 #include <onchip/detail/histogram/validate.cuh>
@@ -254,28 +253,37 @@ cudaError_t weighted_histogram_range(const Sample* samples, const Weight* weight
   return detail::run_histogram<1, 1>(who, samples, in, weights, binners, out, stream, options);
 }
 
+namespace detail {
+/// histogram_workspace_bytes as `request` plans the call.
 template <class Sample, class Counter>
-cudaError_t histogram_workspace_bytes(cuda::std::size_t n, int num_bins, cuda::std::size_t* bytes) {
+cudaError_t workspace_bytes(cuda::std::size_t n, int num_bins, cuda::std::size_t* bytes,
+                            const histogram_request& request) {
   constexpr const char* who = "onchip::histogram_workspace_bytes";
-  detail::check_types<Counter, Sample>();
-  if (bytes == nullptr) { return detail::invalid(who, "the bytes pointer is null"); }
+  check_types<Counter, Sample>();
+  if (bytes == nullptr) { return invalid(who, "the bytes pointer is null"); }
   *bytes = 0;
-  if (num_bins < 1) { return detail::invalid(who, "num_bins must be at least 1, got " + std::to_string(num_bins)); }
-  if (cudaError_t e = detail::check_bins_total(who, num_bins); e != cudaSuccess) { return e; }
+  if (num_bins < 1) { return invalid(who, "num_bins must be at least 1, got " + std::to_string(num_bins)); }
+  if (cudaError_t e = check_bins_total(who, num_bins); e != cudaSuccess) { return e; }
   // The job of an even call (a custom binner's is described alike): the plan sees what histogram_even's would be.
   Counter* const out[1] = {nullptr};
-  const detail::plain_binners<1, bin_even<double>> binners{{}, {num_bins}};
-  const auto job = detail::make_job<1, 1>(static_cast<const Sample*>(nullptr), {n, 1, n * sizeof(Sample)},
-                                          detail::unweighted, binners, out);
+  const plain_binners<1, bin_even<double>> binners{{}, {num_bins}};
+  const auto job = make_job<1, 1>(static_cast<const Sample*>(nullptr), {n, 1, n * sizeof(Sample)}, unweighted,
+                                  binners, out);
   int device = 0;
-  detail::device_limits limits{};
-  detail::launch_plan plan{};
-  if (cudaError_t e = detail::plan_on_current_device(detail::describe(job, false), device, limits, plan, who);
+  device_limits limits{};
+  launch_plan plan{};
+  if (cudaError_t e = plan_on_current_device(call_of(job, false), request, device, limits, plan, who);
       e != cudaSuccess) {
     return e;
   }
-  *bytes = plan.path == detail::histogram_path::partition && n > 0 ? plan.partition.workspace_bytes : 0;
-  return detail::succeed();
+  *bytes = plan.path == histogram_path::partition && n > 0 ? plan.partition.workspace_bytes : 0;
+  return succeed();
+}
+}  // namespace detail
+
+template <class Sample, class Counter>
+cudaError_t histogram_workspace_bytes(cuda::std::size_t n, int num_bins, cuda::std::size_t* bytes) {
+  return detail::workspace_bytes<Sample, Counter>(n, num_bins, bytes, detail::histogram_request{});
 }
 
 inline cudaError_t histogram_release_workspace() {

@@ -22,7 +22,8 @@
 #include <onchip/detail/block.cuh>
 #include <onchip/detail/histogram/counters.cuh>
 #include <onchip/detail/histogram/job.cuh>
-#include <onchip/detail/histogram/plan.cuh>
+#include <onchip/detail/histogram/call.cuh>
+#include <onchip/detail/histogram/partition_layout.cuh>
 #include <onchip/detail/histogram/traverse.cuh>
 #include <onchip/detail/histogram/tuning.cuh>
 #include <onchip/load.cuh>
@@ -33,12 +34,6 @@
 #include <cuda/std/type_traits>
 
 namespace onchip::detail {
-
-/// Jobs the partition path can count: one channel of 1-D input, unweighted, even or custom binning, not bytes.
-template <class Job>
-inline constexpr bool partition_job_v = Job::channels == 1 && Job::active == 1 && !Job::weighted &&
-                                        !Job::segmented && Job::binners_t::level_bytes == 0 &&
-                                        Job::binners_t::table_bytes == 0 && !byte_job_v<Job>;
 
 /// Whether a binner's result is -1 or below its bins() by construction (bin_even), so the scatter need not check
 /// it; a custom binner's is checked.
