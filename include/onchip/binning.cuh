@@ -68,11 +68,11 @@ class bin_even {
 };
 
 /**
- * @brief Bins between consecutive `levels`: bin `i` holds `levels[i] <= x < levels[i + 1]`, found by binary search.
- * `num_levels - 1` bins. Precondition: levels sorted ascending (a checked-mode device check in the device-wide
- * API; unchecked, unsorted levels give unspecified bins but nothing is read or written out of bounds). The
- * device-wide API stages the levels in shared memory with a grid of cells over them, so most samples are binned
- * by one table read instead of a search.
+ * @brief Bins between consecutive `levels`: bin `i` holds `levels[i] <= x < levels[i + 1]`, found by binary
+ * search. `num_levels - 1` bins. Precondition: levels sorted ascending (a checked-mode device check in the
+ * device-wide API; unchecked, unsorted levels give unspecified bins but nothing is read or written out of bounds).
+ * The device-wide API stages the levels in shared memory with a grid of cells over them, so most samples are
+ * binned by one table read instead of a search.
  */
 template <class Level>
 class bin_range {

@@ -60,7 +60,8 @@ inline cudaError_t histogram_release_workspace();
  * @brief Histogram of `n` samples in `num_bins` even bins over `[lower, upper)`.
  * @param samples   device pointer, any alignment of its type
  * @param n         number of samples (0 is valid: the output is zeroed unless accumulating)
- * @param hist      device pointer to `num_bins` counters (unsigned, int, unsigned long long, long long, float, double)
+ * @param hist      device pointer to `num_bins` counters (unsigned, int, unsigned long long, long long, float,
+ * double)
  * @param num_bins  number of bins, 1 to 2^30
  * @param lower     lowest value counted (inclusive)
  * @param upper     end of the counted range (exclusive); must be above `lower`
@@ -89,8 +90,8 @@ cudaError_t histogram(const Sample* samples, cuda::std::size_t n, Counter* hist,
  */
 template <class Sample, class Counter, class Level>
 cudaError_t histogram_even(const Sample* samples, cuda::std::size_t num_row_samples, cuda::std::size_t num_rows,
-                           cuda::std::size_t row_stride_bytes, Counter* hist, int num_bins, Level lower, Level upper,
-                           cudaStream_t stream = nullptr, histogram_options options = {});
+                           cuda::std::size_t row_stride_bytes, Counter* hist, int num_bins, Level lower,
+                           Level upper, cudaStream_t stream = nullptr, histogram_options options = {});
 
 /// Range histogram of a 2-D region of interest (see the even overload).
 template <class Sample, class Counter, class Level>
@@ -104,9 +105,10 @@ cudaError_t histogram_range(const Sample* samples, cuda::std::size_t num_row_sam
  */
 template <int NumChannels, int NumActiveChannels, class Sample, class Counter, class Level>
 cudaError_t multi_histogram_even(const Sample* samples, cuda::std::size_t num_pixels,
-                                 Counter* const (&hist)[NumActiveChannels], const int (&num_bins)[NumActiveChannels],
-                                 const Level (&lower)[NumActiveChannels], const Level (&upper)[NumActiveChannels],
-                                 cudaStream_t stream = nullptr, histogram_options options = {});
+                                 Counter* const (&hist)[NumActiveChannels],
+                                 const int (&num_bins)[NumActiveChannels], const Level (&lower)[NumActiveChannels],
+                                 const Level (&upper)[NumActiveChannels], cudaStream_t stream = nullptr,
+                                 histogram_options options = {});
 
 /// Multi-channel range histograms: channel `c` uses `num_levels[c]` levels at `levels[c]` (device pointers).
 template <int NumChannels, int NumActiveChannels, class Sample, class Counter, class Level>
@@ -123,9 +125,9 @@ cudaError_t multi_histogram_range(const Sample* samples, cuda::std::size_t num_p
  * the fast case; other weights are read one by one.
  */
 template <class Sample, class Weight, class Counter, class Level>
-cudaError_t weighted_histogram_even(const Sample* samples, const Weight* weights, cuda::std::size_t n, Counter* hist,
-                                    int num_bins, Level lower, Level upper, cudaStream_t stream = nullptr,
-                                    histogram_options options = {});
+cudaError_t weighted_histogram_even(const Sample* samples, const Weight* weights, cuda::std::size_t n,
+                                    Counter* hist, int num_bins, Level lower, Level upper,
+                                    cudaStream_t stream = nullptr, histogram_options options = {});
 
 /// Weighted range histogram.
 template <class Sample, class Weight, class Counter, class Level>

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /**
  * @file
- * @brief `__restrict__` load helpers whose instructions are a contract: cache-policy loads, alignment-chosen vector
- * loads, tile loads with vectorized partial tiles, and cooperative traversals with peeled heads and tails.
+ * @brief `__restrict__` load helpers whose instructions are a contract: cache-policy loads, alignment-chosen
+ * vector loads, tile loads with vectorized partial tiles, and cooperative traversals with peeled heads and tails.
  *
  * Every helper emits a `.global` load with the policy's qualifiers (checked on PTX and SASS in CI), whatever the
  * compiler could or could not prove about the pointer.
@@ -101,8 +101,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE vec<T, N> load_vec(const T* __restrict__ p);
  * first `valid` exist. Call from every thread of the block.
  *
  * `blocked` uses 16-byte (else 8- or 4-byte) vector loads whenever the addresses allow, also in a partial tile:
- * whole vectors for the in-bounds part, guarded loads for the rest. Items at or past `valid` get `oob_default`, and
- * nothing at or past `in + valid` is read.
+ * whole vectors for the in-bounds part, guarded loads for the rest. Items at or past `valid` get `oob_default`,
+ * and nothing at or past `in + valid` is read.
  * @tparam ItemsPerThread  items per thread
  * @tparam Arrangement     arrangement::blocked, arrangement::striped or arrangement::warp_striped
  * @tparam Policy          a type from onchip::cache
@@ -115,7 +115,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void load_tile(const T* __restrict__ in, cuda::
  * @brief The whole grid visits `in[0, n)`: `f(value, index)` exactly once per element. Call from every thread.
  *
  * A head up to the first 128-byte boundary is peeled so the body runs on 16-byte loads of whole cache lines,
- * `ItemsPerThread` of them in flight per thread, coalesced across the grid; the tail is guarded. Types that do not pack into 16 bytes take one load per element.
+ * `ItemsPerThread` of them in flight per thread, coalesced across the grid; the tail is guarded. Types that do not
+ * pack into 16 bytes take one load per element.
  * @tparam ItemsPerThread  16-byte vectors each thread keeps in flight (register cost: 16 bytes each)
  * @tparam Policy          a type from onchip::cache (default: stream, for one-touch input)
  */

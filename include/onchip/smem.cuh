@@ -246,8 +246,9 @@ class carver {
     state_.used = offset + bytes;
     check_capacity(what, n, sizeof(T), align);
     NV_IF_TARGET(NV_IS_HOST, (if (recorder_ != nullptr) {
-      detail::record_take(*recorder_, what, n, detail::type_name<T>(), offset, bytes, align, offset - before);
-    }))
+                   detail::record_take(*recorder_, what, n, detail::type_name<T>(), offset, bytes, align,
+                                       offset - before);
+                 }))
     return measuring_ ? nullptr : reinterpret_cast<T*>(base_ + offset);
   }
 
@@ -267,9 +268,9 @@ class carver {
   ONCHIP_EXEC_CHECK_DISABLE
   template <class Plan>
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE decltype(auto) overlay_alternative(Plan& plan,
-                                                                          const detail::carve_state& start,
-                                                                          cuda::std::size_t& furthest,
-                                                                          bool& rebased) {
+                                                                           const detail::carve_state& start,
+                                                                           cuda::std::size_t& furthest,
+                                                                           bool& rebased) {
     state_ = start;
     decltype(auto) result = plan(*this);
     furthest = state_.used > furthest ? state_.used : furthest;

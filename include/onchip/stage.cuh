@@ -11,7 +11,8 @@
  * struct plan {
  *   int threads;
  *   ONCHIP_HOST_DEVICE auto operator()(onchip::carver& c) const {
- *     return cuda::std::tuple{onchip::staging<float, 3>{4096, {3, 3}}(c), onchip::block_histogram<256>(c, threads)};
+ *     return cuda::std::tuple{onchip::staging<float, 3>{4096, {3, 3}}(c), onchip::block_histogram<256>(c,
+ * threads)};
  *   }
  * };
  * // host:   kernel<<<grid, threads, onchip::smem_bytes(plan{threads})>>>(...);
@@ -54,7 +55,8 @@
 #include <cuda/std/type_traits>
 
 #if !defined(CCCL_VERSION) || CCCL_VERSION < 2008000
-#  error "<onchip/stage.cuh> needs CCCL 2.8 or newer (CUDA 12.9 or newer) for libcu++'s mbarrier and bulk-copy wrappers"
+#  error \
+      "<onchip/stage.cuh> needs CCCL 2.8 or newer (CUDA 12.9 or newer) for libcu++'s mbarrier and bulk-copy wrappers"
 #endif
 
 namespace onchip {
@@ -66,9 +68,10 @@ namespace onchip {
  */
 template <class T>
 class stage_buffer {
-  static_assert(cuda::std::is_trivially_copyable_v<T>,
-                "onchip::stage_buffer<T>: T must be trivially copyable, because asynchronous copies move its bytes "
-                "without running constructors or assignment operators");
+  static_assert(
+      cuda::std::is_trivially_copyable_v<T>,
+      "onchip::stage_buffer<T>: T must be trivially copyable, because asynchronous copies move its bytes "
+      "without running constructors or assignment operators");
   template <class>
   static constexpr bool always_false = false;
 
@@ -81,7 +84,8 @@ class stage_buffer {
    * aligned shared memory).
    */
   template <cuda::std::size_t Align>
-  ONCHIP_HOST_DEVICE stage_buffer(aligned_span<cuda::std::byte, Align> bytes, cuda::std::uint64_t* barrier) noexcept
+  ONCHIP_HOST_DEVICE stage_buffer(aligned_span<cuda::std::byte, Align> bytes,
+                                  cuda::std::uint64_t* barrier) noexcept
       : bytes_(bytes.data(), bytes.size()), barrier_(barrier), capacity_(detail::stage_capacity<T>(bytes.size())) {
     static_assert(Align >= detail::stage_granule,
                   "onchip::stage_buffer: asynchronous copies need a 16-byte-aligned buffer, and this span's type "

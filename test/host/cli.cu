@@ -144,12 +144,17 @@ TEST_CASE("onchip-hist output: CSV, JSON, table and bar chart") {
   onchip_hist::run_info run{"f32", "a.bin", 16, 0.5, false};
   CHECK(onchip_hist::format_csv({ch}) == "channel,bin,from,to,count\n0,0,0,0.5,3\n0,1,0.5,1,1\n");
   CHECK(onchip_hist::format_json({ch}, run) ==
-        "{\"type\":\"f32\",\"source\":\"a.bin\",\"bytes\":16,\"seconds\":0.5,\"weighted\":false,\"channels\":[{"
+        "{\"type\":\"f32\",\"source\":\"a.bin\",\"bytes\":16,\"seconds\":0.5,\"gpu_seconds\":0,\"weighted\":false,"
+        "\"channels\":[{"
         "\"channel\":0,\"edges\":[0,0.5,1],\"counts\":[3,1],\"total\":4,\"ignored\":2,\"entropy_bits\":0.811278,"
         "\"min_bin\":1,\"max_bin\":0}]}\n");
   const std::string table = onchip_hist::format_table({ch}, run, true);
   CHECK(table.find("count 4, ignored 2, entropy 0.8113 bits, min bin 1 (1), max bin 0 (3)") != std::string::npos);
   CHECK(table.find("f32 samples from a.bin; 16 bytes in 0.500 s: 0.00 GB/s") != std::string::npos);
+  // With the histogram calls' own time on the GPU, both rates: end to end and the histogram alone.
+  onchip_hist::run_info timed{"u8", "demo", 4e9, 2.0, false, 0.5};
+  CHECK(onchip_hist::throughput_line(timed) ==
+        "4000000000 bytes in 2.000 s: 2.00 GB/s end to end; the histogram on the GPU 0.5000 s: 8.00 GB/s");
   CHECK(onchip_hist::bar(1.0, 4) == "\u2588\u2588\u2588\u2588");
   CHECK(onchip_hist::bar(0.5, 4) == "\u2588\u2588");
   CHECK(onchip_hist::bar(1.0 / 32, 4) == "\u258f");  // one eighth of a cell

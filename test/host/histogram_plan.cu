@@ -128,7 +128,7 @@ void check_partition(const histogram_call& c, const device_limits& d, const laun
 void check_plan(const histogram_call& c, const device_limits& d) {
   const launch_plan p = plan_histogram(c, d);
   REQUIRE(p.ok());
-  const bool wide = p.threads == onchip::detail::tuning::wide_threads && p.path == histogram_path::shared_replicas;
+  const bool wide = p.threads == onchip::detail::tuning::wide.threads && p.path == histogram_path::shared_replicas;
   CHECK((!wide || onchip::detail::wide_candidate(onchip::detail::kind_of(c)) ||
               onchip::detail::wide_range_candidate(onchip::detail::kind_of(c))));
   CHECK((p.variant == onchip::detail::kernel_variant::wide) == wide);  // the launch follows the variant
@@ -170,7 +170,7 @@ void check_plan(const histogram_call& c, const device_limits& d) {
   CHECK((p.walk == onchip::detail::traversal::segment_slices) == (c.segments > 0));
   if (p.path == histogram_path::carry_grid) {
     CHECK(onchip::detail::worth_carrying(c));
-    CHECK(p.blocks_per_sm == onchip::detail::tuning::carry_blocks);
+    CHECK(p.blocks_per_sm == onchip::detail::tuning::carry.blocks);
     CHECK_FALSE(p.zero_in_kernel);  // its fallback may count: a memset zeroes the output
     // The fallback for levels that crowd its cells: the plan without it, on a path of its own.
     const launch_plan fallback = plan_histogram(c, d, histogram_path::automatic,
@@ -190,7 +190,7 @@ void check_plan(const histogram_call& c, const device_limits& d) {
                      onchip::detail::fit_partition(c, d, onchip::detail::tuning::partition_workspace_cap).ok();
     } else if (earlier == histogram_path::carry_grid) {
       earlier_fits = onchip::detail::serves(earlier, c) && onchip::detail::worth_carrying(c) &&
-                     onchip::detail::fit(earlier, c, d).blocks_per_sm >= onchip::detail::tuning::carry_blocks &&
+                     onchip::detail::fit(earlier, c, d).blocks_per_sm >= onchip::detail::tuning::carry.blocks &&
                      plan_histogram(c, d, histogram_path::automatic, onchip::detail::tuning::partition_workspace_cap,
                                     true, histogram_path::carry_grid)
                          .ok();  // and a fallback for crowded levels
@@ -453,7 +453,7 @@ TEST_CASE("16-bit range binning: the carry grid where it fits two blocks an SM, 
         REQUIRE(t.ok());
         check_plan(wide, g.limits);
         CHECK(t.path == histogram_path::shared_replicas);
-        CHECK(t.threads == onchip::detail::tuning::wide_threads);
+        CHECK(t.threads == onchip::detail::tuning::wide.threads);
         CHECK(t.replicas >= 8);
       } else if (!t.ok()) {
         CHECK(g.limits.smem_per_block_optin < std::size_t{65536} * 2 + std::size_t{8} * (bins + 1));
@@ -633,13 +633,13 @@ TEST_CASE("range binning takes the fine grid only where it costs the plan nothin
   c.level_bytes = 4;
   CHECK_FALSE(onchip::detail::first_fit(c, h200, histogram_path::automatic).level_grid_fine);
   const launch_plan p = plan_histogram(c, h200);
-  CHECK(p.threads == onchip::detail::tuning::wide_threads);
+  CHECK(p.threads == onchip::detail::tuning::wide.threads);
   CHECK(p.replicas == onchip::detail::tuning::max_replicas);
   CHECK(p.level_grid_fine);
 }
 
 TEST_CASE("range binning of 4-byte samples runs as one wide block where that holds more copies") {
-  using onchip::detail::tuning::wide_threads;
+  constexpr int wide_threads = onchip::detail::tuning::wide.threads;
   for (const gpu& g : gpus) {
     INFO(std::string(g.name));
     for (int levels : {2, 65, 257, 1025, 4097, 16000}) {

@@ -27,11 +27,11 @@ struct type_info {
 
 inline const std::vector<type_info>& types() {
   static const std::vector<type_info> all = {
-      {sample_type::u8, "u8", 1, true, 0, 256},           {sample_type::i8, "i8", 1, true, -128, 128},
-      {sample_type::u16, "u16", 2, true, 0, 65536},       {sample_type::i16, "i16", 2, true, -32768, 32768},
-      {sample_type::u32, "u32", 4, true, 0, 0},           {sample_type::i32, "i32", 4, true, 0, 0},
-      {sample_type::u64, "u64", 8, true, 0, 0},           {sample_type::i64, "i64", 8, true, 0, 0},
-      {sample_type::f32, "f32", 4, false, 0, 0},          {sample_type::f64, "f64", 8, false, 0, 0}};
+      {sample_type::u8, "u8", 1, true, 0, 256},     {sample_type::i8, "i8", 1, true, -128, 128},
+      {sample_type::u16, "u16", 2, true, 0, 65536}, {sample_type::i16, "i16", 2, true, -32768, 32768},
+      {sample_type::u32, "u32", 4, true, 0, 0},     {sample_type::i32, "i32", 4, true, 0, 0},
+      {sample_type::u64, "u64", 8, true, 0, 0},     {sample_type::i64, "i64", 8, true, 0, 0},
+      {sample_type::f32, "f32", 4, false, 0, 0},    {sample_type::f64, "f64", 8, false, 0, 0}};
   return all;
 }
 
@@ -106,7 +106,8 @@ inline std::string check_levels(const std::vector<double>& levels, sample_type t
     if (t.integral && !whole_level(x)) {
       char text[64];
       std::snprintf(text, sizeof text, "%.17g", x);
-      return std::string("levels of ") + t.name + " samples must be whole numbers from -2^63 to 2^63 - 1, got " + text;
+      return std::string("levels of ") + t.name + " samples must be whole numbers from -2^63 to 2^63 - 1, got " +
+             text;
     }
   }
   return {};
@@ -118,125 +119,131 @@ inline std::string unit_name(int channels) {
 }
 
 /// Parses the command line; every error is a sentence for the user.
-inline parsed parse(int argc, const char* const* argv) {
-  parsed p;
-  options& o = p.opts;
-  bool active_given = false;
-  auto fail = [&](const std::string& why) {
-    p.error = why;
-    return p;
-  };
-  for (int i = 1; i < argc; ++i) {  // asking for help wins over any other argument, good or bad
-    const std::string a = argv[i];
-    if (a == "--") { break; }
-    if (a == "-h" || a == "--help") {
-      o.help = true;
-      return p;
-    }
-  }
-  bool files_only = false;  // after "--", every argument is a file name
+// Whether the arguments ask for help (which wins over any other argument, good or bad; not after "--").
+inline bool wants_help(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (files_only || a == "--") {
-      if (files_only) { o.inputs.push_back(a); }
-      files_only = true;
-      continue;
-    }
-    // --option=value: the value is the first one the option takes.
-    std::string inline_value;
-    bool has_inline = false;
-    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
-      inline_value = a.substr(a.find('=') + 1);
-      a = a.substr(0, a.find('='));
-      has_inline = true;
-    }
-    auto value = [&](std::string& out) {
-      if (has_inline) {
-        out = inline_value;
-        has_inline = false;
-        return true;
-      }
-      if (i + 1 >= argc) { return false; }
-      out = argv[++i];
-      return true;
-    };
-    std::string v, w;
-    if (a == "-h" || a == "--help") {
-      o.help = true;
-    } else if (a == "-t" || a == "--type") {
-      if (!value(v)) { return fail(a + " needs a sample type (u8 i8 u16 i16 u32 i32 u64 i64 f32 f64)"); }
-      bool found = false;
-      for (const auto& t : types()) {
-        if (v == t.name) {
-          o.type = t.type;
-          found = true;
-        }
-      }
-      if (!found) { return fail("unknown sample type '" + v + "' (u8 i8 u16 i16 u32 i32 u64 i64 f32 f64)"); }
-      o.type_given = true;
-    } else if (a == "-b" || a == "--bins") {
-      long long n = 0;
-      if (!value(v)) { return fail(a + " needs a value: a bin count from 1 to 2^30"); }
-      if (!parse_int(v, n) || n < 1 || n > (1 << 30)) {
-        return fail(a + " needs a bin count from 1 to 2^30, got '" + v + "'");
-      }
-      o.bins = static_cast<int>(n);
-    } else if (a == "-r" || a == "--range") {
-      if (!value(v) || !value(w)) { return fail(a + " needs two numbers: LO HI"); }
-      if (!parse_number(v, o.lower) || !parse_number(w, o.upper)) {
-        return fail("bad range '" + v + " " + w + "': LO and HI must be numbers");
-      }
-      if (!std::isfinite(o.lower) || !std::isfinite(o.upper)) {
-        return fail("bad range '" + v + " " + w + "': LO and HI must be finite");
-      }
-      if (!(o.lower < o.upper)) { return fail("bad range [" + v + ", " + w + "): LO must be below HI"); }
-      o.range_given = true;
-    } else if (a == "-l" || a == "--levels") {
-      if (!value(o.levels_file)) { return fail(a + " needs a file of levels"); }
-    } else if (a == "--channels" || a == "--active") {
-      long long n = 0;
-      if (!value(v) || !parse_int(v, n) || n < 1 || n > 4) { return fail(a + " needs a number from 1 to 4"); }
-      (a == "--channels" ? o.channels : o.active) = static_cast<int>(n);
-      active_given = active_given || a == "--active";
-    } else if (a == "-w" || a == "--weights") {
-      if (!value(o.weights_file)) { return fail(a + " needs a file of f32 weights"); }
-    } else if (a == "-f" || a == "--format") {
-      if (!value(v)) { return fail(a + " needs table, csv or json"); }
-      if (v == "table") {
-        o.format = output_format::table;
-      } else if (v == "csv") {
-        o.format = output_format::csv;
-      } else if (v == "json") {
-        o.format = output_format::json;
-      } else {
-        return fail("unknown format '" + v + "' (table, csv or json)");
-      }
-    } else if (a == "--no-chart") {
-      o.chart = false;
-    } else if (a == "--progress" || a == "--no-progress") {
-      o.progress = a == "--progress" ? 1 : 0;
-    } else if (a == "--chunk-mb") {
-      long long n = 0;
-      if (!value(v) || !parse_int(v, n) || n < 1 || n > 4096) { return fail(a + " needs a size from 1 to 4096 MiB"); }
-      o.chunk_bytes = static_cast<std::size_t>(n) << 20;
-    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
-      return fail("unknown option '" + a + "' (see --help; '--' before a file name that starts with '-')");
-    } else {
-      o.inputs.push_back(a);
-    }
+    const std::string a = argv[i];
+    if (a == "--") { return false; }
+    if (a == "-h" || a == "--help") { return true; }
   }
-  if (o.help) { return p; }
+  return false;
+}
+
+// The arguments one at a time; an option's values from the following arguments, or the first of them after '='
+// (--option=value).
+class argument_reader {
+ public:
+  argument_reader(int argc, const char* const* argv) : argc_(argc), argv_(argv) {}
+  // The next argument (unless `raw`, its name alone for --option=value); false at the end.
+  bool next(std::string& a, bool raw = false) {
+    if (++i_ >= argc_) { return false; }
+    a = argv_[i_];
+    has_inline_ = !raw && a.rfind("--", 0) == 0 && a.find('=') != std::string::npos;
+    if (has_inline_) {
+      inline_value_ = a.substr(a.find('=') + 1);
+      a = a.substr(0, a.find('='));
+    }
+    return true;
+  }
+  // The option's next value; false if there is none.
+  bool value(std::string& out) {
+    if (has_inline_) {
+      out = inline_value_;
+      has_inline_ = false;
+      return true;
+    }
+    if (i_ + 1 >= argc_) { return false; }
+    out = argv_[++i_];
+    return true;
+  }
+
+ private:
+  int argc_;
+  const char* const* argv_;
+  int i_ = 0;
+  std::string inline_value_;
+  bool has_inline_ = false;
+};
+
+// Reads option `a` (and its values) into `o`: "" when done, else why it is wrong. An argument that is no option
+// is an input file.
+inline std::string parse_option(const std::string& a, argument_reader& r, options& o, bool& active_given) {
+  std::string v, w;
+  long long n = 0;
+  if (a == "-h" || a == "--help") {
+    o.help = true;
+  } else if (a == "-t" || a == "--type") {
+    if (!r.value(v)) { return a + " needs a sample type (u8 i8 u16 i16 u32 i32 u64 i64 f32 f64)"; }
+    const auto found =
+        std::find_if(types().begin(), types().end(), [&](const type_info& t) { return v == t.name; });
+    if (found == types().end()) {
+      return "unknown sample type '" + v + "' (u8 i8 u16 i16 u32 i32 u64 i64 f32 f64)";
+    }
+    o.type = found->type;
+    o.type_given = true;
+  } else if (a == "-b" || a == "--bins") {
+    if (!r.value(v)) { return a + " needs a value: a bin count from 1 to 2^30"; }
+    if (!parse_int(v, n) || n < 1 || n > (1 << 30)) {
+      return a + " needs a bin count from 1 to 2^30, got '" + v + "'";
+    }
+    o.bins = static_cast<int>(n);
+  } else if (a == "-r" || a == "--range") {
+    if (!r.value(v) || !r.value(w)) { return a + " needs two numbers: LO HI"; }
+    if (!parse_number(v, o.lower) || !parse_number(w, o.upper)) {
+      return "bad range '" + v + " " + w + "': LO and HI must be numbers";
+    }
+    if (!std::isfinite(o.lower) || !std::isfinite(o.upper)) {
+      return "bad range '" + v + " " + w + "': LO and HI must be finite";
+    }
+    if (!(o.lower < o.upper)) { return "bad range [" + v + ", " + w + "): LO must be below HI"; }
+    o.range_given = true;
+  } else if (a == "-l" || a == "--levels") {
+    if (!r.value(o.levels_file)) { return a + " needs a file of levels"; }
+  } else if (a == "--channels" || a == "--active") {
+    if (!r.value(v) || !parse_int(v, n) || n < 1 || n > 4) { return a + " needs a number from 1 to 4"; }
+    (a == "--channels" ? o.channels : o.active) = static_cast<int>(n);
+    active_given = active_given || a == "--active";
+  } else if (a == "-w" || a == "--weights") {
+    if (!r.value(o.weights_file)) { return a + " needs a file of f32 weights"; }
+  } else if (a == "-f" || a == "--format") {
+    if (!r.value(v)) { return a + " needs table, csv or json"; }
+    if (v != "table" && v != "csv" && v != "json") { return "unknown format '" + v + "' (table, csv or json)"; }
+    o.format = v == "table" ? output_format::table : v == "csv" ? output_format::csv : output_format::json;
+  } else if (a == "--no-chart") {
+    o.chart = false;
+  } else if (a == "--progress" || a == "--no-progress") {
+    o.progress = a == "--progress" ? 1 : 0;
+  } else if (a == "--chunk-mb") {
+    if (!r.value(v) || !parse_int(v, n) || n < 1 || n > 4096) { return a + " needs a size from 1 to 4096 MiB"; }
+    o.chunk_bytes = static_cast<std::size_t>(n) << 20;
+  } else if (a.size() > 1 && a[0] == '-' && a != "-") {
+    return "unknown option '" + a + "' (see --help; '--' before a file name that starts with '-')";
+  } else {
+    o.inputs.push_back(a);
+  }
+  return "";
+}
+
+// Options that do not go together: "" when they do, else why.
+inline std::string check_combination(options& o, bool active_given) {
   if (!active_given) { o.active = o.channels; }
-  if (o.active > o.channels) { return fail("--active must not exceed --channels"); }
-  if (o.range_given && !o.levels_file.empty()) { return fail("give --range or --levels, not both"); }
-  if (!o.weights_file.empty() && o.channels != 1) { return fail("--weights works with one channel only"); }
+  if (o.active > o.channels) { return "--active must not exceed --channels"; }
+  if (o.range_given && !o.levels_file.empty()) { return "give --range or --levels, not both"; }
+  if (!o.weights_file.empty() && o.channels != 1) { return "--weights works with one channel only"; }
   if (!o.weights_file.empty() && o.type != sample_type::f32 && o.type != sample_type::f64) {
-    return fail("--weights works with f32 and f64 samples");
+    return "--weights works with f32 and f64 samples";
   }
   if (o.channels > 1 && o.type != sample_type::u8) {
-    return fail("--channels works with u8 samples (RGBA and other interleaved bytes)");
+    return "--channels works with u8 samples (RGBA and other interleaved bytes)";
   }
-  if (o.channels > 1 && !o.levels_file.empty()) { return fail("--levels works with one channel only"); }
+  if (o.channels > 1 && !o.levels_file.empty()) { return "--levels works with one channel only"; }
+  return "";
+}
+
+// The defaults that depend on other options (the demo's type, range and bins; the whole range of 8- and 16-bit
+// integers), the range checked against the sample type, and standard input read once: "" when all is valid, else
+// why not.
+inline std::string complete_range(options& o) {
   if (o.inputs.empty()) {  // the demo: f32 unless a type was given
     if (!o.type_given) { o.type = sample_type::f32; }
     if (!info(o.type).integral && !o.range_given && o.levels_file.empty()) {
@@ -245,12 +252,12 @@ inline parsed parse(int argc, const char* const* argv) {
       o.range_given = true;
     }
     if (o.bins == 0) { o.bins = 64; }
-    if (!o.weights_file.empty()) { return fail("--weights needs input files"); }
+    if (!o.weights_file.empty()) { return "--weights needs input files"; }
   }
   const type_info& t = info(o.type);
   if (!o.range_given && o.levels_file.empty()) {
     if (t.max_plus_one == 0) {
-      return fail(std::string("--range LO HI (or --levels) is needed for ") + t.name + " samples");
+      return std::string("--range LO HI (or --levels) is needed for ") + t.name + " samples";
     }
     o.lower = t.min;
     o.upper = t.max_plus_one;
@@ -258,7 +265,7 @@ inline parsed parse(int argc, const char* const* argv) {
   }
   if (o.bins == 0) { o.bins = 256; }
   if (t.integral && o.range_given && !(whole_level(o.lower) && whole_level(o.upper))) {
-    return fail(std::string("the range of ") + t.name + " samples must be whole numbers from -2^63 to 2^63 - 1");
+    return std::string("the range of ") + t.name + " samples must be whole numbers from -2^63 to 2^63 - 1";
   }
   if (o.type == sample_type::f32 && o.range_given) {  // f32 samples are binned between float bounds
     const float lo = static_cast<float>(o.lower), hi = static_cast<float>(o.upper);
@@ -266,18 +273,43 @@ inline parsed parse(int argc, const char* const* argv) {
       char text[160];
       std::snprintf(text, sizeof text, "the range [%.9g, %.9g) of f32 samples is [%.9g, %.9g) as floats", o.lower,
                     o.upper, static_cast<double>(lo), static_cast<double>(hi));
-      return fail(std::string(text) + ": LO and HI must be finite floats (within +-3.4e38) with LO below HI");
+      return std::string(text) + ": LO and HI must be finite floats (within +-3.4e38) with LO below HI";
     }
   }
   if (std::count(o.inputs.begin(), o.inputs.end(), std::string("-")) > 1) {
-    return fail("standard input ('-') can be read once");
+    return "standard input ('-') can be read once";
   }
+  return "";
+}
+
+inline parsed parse(int argc, const char* const* argv) {
+  parsed p;
+  options& o = p.opts;
+  if (wants_help(argc, argv)) {
+    o.help = true;
+    return p;
+  }
+  argument_reader r(argc, argv);
+  bool active_given = false;
+  std::string a;
+  while (r.next(a)) {
+    if (a == "--") {  // after it, every argument is a file name
+      while (r.next(a, true)) { o.inputs.push_back(a); }
+      break;
+    }
+    if (std::string why = parse_option(a, r, o, active_given); !why.empty()) {
+      p.error = why;
+      return p;
+    }
+  }
+  p.error = check_combination(o, active_given);
+  if (p.error.empty()) { p.error = complete_range(o); }
   return p;
 }
 
-/// Why no GPU can be used, in a sentence a person can act on: no NVIDIA driver installed at all, a driver older than
-/// the CUDA runtime this program was built with (versions as CUDA reports them, 1000 * major + 10 * minor), or a
-/// driver that sees no device.
+/// Why no GPU can be used, in a sentence a person can act on: no NVIDIA driver installed at all, a driver older
+/// than the CUDA runtime this program was built with (versions as CUDA reports them, 1000 * major + 10 * minor),
+/// or a driver that sees no device.
 inline std::string no_device_message(bool driver_installed, int driver_version, int runtime_version) {
   auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
   if (!driver_installed) {
@@ -285,10 +317,13 @@ inline std::string no_device_message(bool driver_installed, int driver_version, 
            "needs an NVIDIA GPU and its driver";
   }
   if (driver_version < runtime_version) {
-    return "onchip-hist: the NVIDIA driver supports CUDA " + version(driver_version) + ", but onchip-hist was built "
-           "with CUDA " + version(runtime_version) + "; update the driver";
+    return "onchip-hist: the NVIDIA driver supports CUDA " + version(driver_version) +
+           ", but onchip-hist was built "
+           "with CUDA " +
+           version(runtime_version) + "; update the driver";
   }
-  return "onchip-hist: no CUDA device found (the NVIDIA driver is installed but sees no GPU); onchip-hist needs an "
+  return "onchip-hist: no CUDA device found (the NVIDIA driver is installed but sees no GPU); onchip-hist needs "
+         "an "
          "NVIDIA GPU";
 }
 
@@ -330,6 +365,7 @@ struct run_info {
   double bytes = 0;
   double seconds = 0;
   bool weighted = false;
+  double gpu_seconds = 0;  // the histogram calls alone on the GPU (0: not measured)
 };
 
 /// `x` in the fewest digits that read back as exactly `x` (whole numbers without a decimal point).
@@ -346,10 +382,17 @@ inline std::string number_text(double x) {
   return b;
 }
 
+/// The bytes, the time and rate end to end (reading, copying to the GPU, counting), and where measured, the time
+/// and rate of the histogram calls alone on the GPU.
 inline std::string throughput_line(const run_info& r) {
-  char b[160];
-  std::snprintf(b, sizeof b, "%.0f bytes in %.3f s: %.2f GB/s", r.bytes, r.seconds,
-                r.seconds > 0 ? r.bytes / r.seconds / 1e9 : 0.0);
+  char b[240];
+  const int at = std::snprintf(b, sizeof b, "%.0f bytes in %.3f s: %.2f GB/s", r.bytes, r.seconds,
+                               r.seconds > 0 ? r.bytes / r.seconds / 1e9 : 0.0);
+  if (r.gpu_seconds > 0) {
+    std::snprintf(b + at, sizeof b - static_cast<std::size_t>(at),
+                  " end to end; the histogram on the GPU %.4f s: %.2f GB/s", r.gpu_seconds,
+                  r.bytes / r.gpu_seconds / 1e9);
+  }
   return b;
 }
 
@@ -379,8 +422,7 @@ inline std::string format_table(const std::vector<channel_result>& channels, con
       if (chart) { out += "  " + bar(peak > 0 ? ch.counts[b] / peak : 0, 40); }
       out += "\n";
     }
-    std::snprintf(line, sizeof line,
-                  "%s %s, ignored %s, entropy %.4f bits, min bin %d (%s), max bin %d (%s)\n",
+    std::snprintf(line, sizeof line, "%s %s, ignored %s, entropy %.4f bits, min bin %d (%s), max bin %d (%s)\n",
                   run.weighted ? "total weight" : "count", number_text(s.total).c_str(),
                   number_text(s.ignored).c_str(), s.entropy_bits, s.min_bin,
                   s.min_bin >= 0 ? number_text(ch.counts[s.min_bin]).c_str() : "-", s.max_bin,
@@ -427,6 +469,7 @@ inline std::string format_json(const std::vector<channel_result>& channels, cons
   };
   std::string out = "{\"type\":" + json_string(run.type) + ",\"source\":" + json_string(run.source) +
                     ",\"bytes\":" + number_text(run.bytes) + ",\"seconds\":" + number_text(run.seconds) +
+                    ",\"gpu_seconds\":" + number_text(run.gpu_seconds) +
                     ",\"weighted\":" + (run.weighted ? "true" : "false") + ",\"channels\":[";
   for (std::size_t c = 0; c < channels.size(); ++c) {
     const auto& ch = channels[c];
@@ -434,9 +477,9 @@ inline std::string format_json(const std::vector<channel_result>& channels, cons
     char stats[256];
     std::snprintf(stats, sizeof stats, "\"entropy_bits\":%.6f,\"min_bin\":%d,\"max_bin\":%d", s.entropy_bits,
                   s.min_bin, s.max_bin);
-    out += std::string(c ? "," : "") + "{\"channel\":" + std::to_string(ch.channel) + ",\"edges\":" +
-           list(ch.edges) + ",\"counts\":" + list(ch.counts) + ",\"total\":" + number_text(s.total) +
-           ",\"ignored\":" + number_text(s.ignored) + "," + stats + "}";
+    out += std::string(c ? "," : "") + "{\"channel\":" + std::to_string(ch.channel) +
+           ",\"edges\":" + list(ch.edges) + ",\"counts\":" + list(ch.counts) +
+           ",\"total\":" + number_text(s.total) + ",\"ignored\":" + number_text(s.ignored) + "," + stats + "}";
   }
   return out + "]}\n";
 }

@@ -16,13 +16,13 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <vector>
 
 #include "cli.hpp"
@@ -35,13 +35,17 @@ using namespace onchip_hist;
 std::size_t file_size_checked(const std::string& path, std::size_t unit, const char* what,
                               const std::string& unit_text = "one sample") {
   struct stat st {};
-  if (stat(path.c_str(), &st) != 0) { throw failure("cannot open " + std::string(what) + " '" + path + "': " + std::strerror(errno)); }
+  if (stat(path.c_str(), &st) != 0) {
+    throw failure("cannot open " + std::string(what) + " '" + path + "': " + std::strerror(errno));
+  }
   if (!S_ISREG(st.st_mode)) { throw failure(std::string(what) + " '" + path + "' is not a regular file"); }
-  if (access(path.c_str(), R_OK) != 0) { throw failure("cannot read " + std::string(what) + " '" + path + "': " + std::strerror(errno)); }
+  if (access(path.c_str(), R_OK) != 0) {
+    throw failure("cannot read " + std::string(what) + " '" + path + "': " + std::strerror(errno));
+  }
   const auto size = static_cast<std::size_t>(st.st_size);
   if (size % unit != 0) {
-    throw failure(std::string(what) + " '" + path + "' has " + std::to_string(size) + " bytes, not a multiple of " +
-                  std::to_string(unit) + " (the size of " + unit_text + ")");
+    throw failure(std::string(what) + " '" + path + "' has " + std::to_string(size) +
+                  " bytes, not a multiple of " + std::to_string(unit) + " (the size of " + unit_text + ")");
   }
   return size;
 }
@@ -58,7 +62,7 @@ std::vector<double> read_levels(const std::string& path) {
     }
     if (!levels.empty() && !(levels.back() < x)) {
       throw usage_failure("levels file '" + path + "': levels must increase, but " + word + " follows " +
-                    number_text(levels.back()));
+                          number_text(levels.back()));
     }
     levels.push_back(x);
   }
@@ -66,20 +70,29 @@ std::vector<double> read_levels(const std::string& path) {
   return levels;
 }
 
-
-std::vector<channel_result> dispatch(const options& o, std::vector<source>& sources, const std::vector<double>& levels,
-                                     run_info& r) {
+std::vector<channel_result> dispatch(const options& o, std::vector<source>& sources,
+                                     const std::vector<double>& levels, run_info& r) {
   switch (o.type) {
-    case sample_type::u8: return dispatch_channels<std::uint8_t>(o, sources, levels, r);
-    case sample_type::i8: return dispatch_channels<std::int8_t>(o, sources, levels, r);
-    case sample_type::u16: return dispatch_channels<std::uint16_t>(o, sources, levels, r);
-    case sample_type::i16: return dispatch_channels<std::int16_t>(o, sources, levels, r);
-    case sample_type::u32: return dispatch_channels<std::uint32_t>(o, sources, levels, r);
-    case sample_type::i32: return dispatch_channels<std::int32_t>(o, sources, levels, r);
-    case sample_type::u64: return dispatch_channels<std::uint64_t>(o, sources, levels, r);
-    case sample_type::i64: return dispatch_channels<std::int64_t>(o, sources, levels, r);
-    case sample_type::f32: return dispatch_channels<float>(o, sources, levels, r);
-    default: return dispatch_channels<double>(o, sources, levels, r);
+    case sample_type::u8:
+      return dispatch_channels<std::uint8_t>(o, sources, levels, r);
+    case sample_type::i8:
+      return dispatch_channels<std::int8_t>(o, sources, levels, r);
+    case sample_type::u16:
+      return dispatch_channels<std::uint16_t>(o, sources, levels, r);
+    case sample_type::i16:
+      return dispatch_channels<std::int16_t>(o, sources, levels, r);
+    case sample_type::u32:
+      return dispatch_channels<std::uint32_t>(o, sources, levels, r);
+    case sample_type::i32:
+      return dispatch_channels<std::int32_t>(o, sources, levels, r);
+    case sample_type::u64:
+      return dispatch_channels<std::uint64_t>(o, sources, levels, r);
+    case sample_type::i64:
+      return dispatch_channels<std::int64_t>(o, sources, levels, r);
+    case sample_type::f32:
+      return dispatch_channels<float>(o, sources, levels, r);
+    default:
+      return dispatch_channels<double>(o, sources, levels, r);
   }
 }
 
@@ -134,7 +147,8 @@ int main(int argc, char** argv) {
     }
     if (!o.weights_file.empty()) {
       const std::size_t w = file_size_checked(o.weights_file, sizeof(float), "weights file", "one f32 weight");
-      if (o.inputs.end() == std::find(o.inputs.begin(), o.inputs.end(), std::string("-")) && w / sizeof(float) != samples) {
+      if (o.inputs.end() == std::find(o.inputs.begin(), o.inputs.end(), std::string("-")) &&
+          w / sizeof(float) != samples) {
         throw failure("the weights file '" + o.weights_file + "' holds " + std::to_string(w / sizeof(float)) +
                       " weights for " + std::to_string(samples) + " samples");
       }

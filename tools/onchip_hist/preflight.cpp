@@ -1,13 +1,13 @@
 // SPDX-FileCopyrightText: 2026 onchip developers
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// What scripts/run answers before it builds anything: onchip-hist's arguments (help, or the sentence saying what is
-// wrong) and whether this machine has a GPU to run it on (no driver, a driver older than the toolkit, or no device,
-// told apart). Plain C++17: it needs neither nvcc nor a GPU, and reads the driver through dlopen.
+// What scripts/run answers before it builds anything: onchip-hist's arguments (help, or the sentence saying what
+// is wrong) and whether this machine has a GPU to run it on (no driver, a driver older than the toolkit, or no
+// device, told apart). Plain C++17: it needs neither nvcc nor a GPU, and reads the driver through dlopen.
 //   onchip-hist-preflight ARGS...
-// Exit status: 0 the arguments are good and a GPU is there (nothing printed); 2 an argument error (the sentence and
-// the usage on standard error); 1 no GPU (the sentence on standard error); 3 help was asked for (printed on standard
-// output).
-// ONCHIP_CUDA_VERSION: the toolkit's CUDA_VERSION (1000 * major + 10 * minor) that onchip-hist will be built with.
+// Exit status: 0 the arguments are good and a GPU is there (nothing printed); 2 an argument error (the sentence
+// and the usage on standard error); 1 no GPU (the sentence on standard error); 3 help was asked for (printed on
+// standard output). ONCHIP_CUDA_VERSION: the toolkit's CUDA_VERSION (1000 * major + 10 * minor) that onchip-hist
+// will be built with.
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -33,8 +33,8 @@ bool driver_has_device(bool& installed, int& version) {
   const auto get_version = reinterpret_cast<version_fn>(dlsym(libcuda, "cuDriverGetVersion"));
   const auto get_count = reinterpret_cast<count_fn>(dlsym(libcuda, "cuDeviceGetCount"));
   int devices = 0;
-  const bool ok = init != nullptr && get_version != nullptr && get_count != nullptr && get_version(&version) == 0 &&
-                  init(0) == 0 && get_count(&devices) == 0 && devices > 0;
+  const bool ok = init != nullptr && get_version != nullptr && get_count != nullptr &&
+                  get_version(&version) == 0 && init(0) == 0 && get_count(&devices) == 0 && devices > 0;
   dlclose(libcuda);
   return ok;
 }

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -76,8 +77,8 @@ class progress_bar {
     const double rate = s > 0 ? static_cast<double>(done) / s / 1e9 : 0;
     if (total_ > 0) {
       const double f = static_cast<double>(done) / static_cast<double>(total_);
-      std::fprintf(stderr, "\r[%-30s] %5.1f%%  %.2f GB/s", std::string(static_cast<std::size_t>(f * 30), '#').c_str(),
-                   100 * f, rate);
+      std::fprintf(stderr, "\r[%-30s] %5.1f%%  %.2f GB/s",
+                   std::string(static_cast<std::size_t>(f * 30), '#').c_str(), 100 * f, rate);
     } else {
       std::fprintf(stderr, "\r%.2f GB read, %.2f GB/s", static_cast<double>(done) / 1e9, rate);
     }
@@ -97,151 +98,188 @@ using level_t = std::conditional_t<std::is_integral_v<T>, long long, double>;
 
 using counter_t = unsigned long long;  // every count fits, whatever the input size
 
-// Streams every source through the GPU into `active` histograms; returns them with their edges.
-template <class T, int C, int A>
-std::vector<channel_result> run(const options& o, std::vector<source>& sources, const std::vector<double>& levels,
-                                run_info& r) {
-  const int bins = levels.empty() ? o.bins : static_cast<int>(levels.size()) - 1;
-  const bool weighted = !o.weights_file.empty();
-  const std::size_t unit = sizeof(T) * C;
-  const std::size_t chunk = std::max<std::size_t>(unit, o.chunk_bytes / unit * unit);
-  double* d_levels = nullptr;
-  unsigned long long* d_ignored = nullptr;
-  counter_t* d_hist = nullptr;
-  double* d_whist = nullptr;
-  check(cudaMalloc(&d_ignored, sizeof(unsigned long long)), "cudaMalloc");  // all channels together
-  check(cudaMemset(d_ignored, 0, sizeof(unsigned long long)), "cudaMemset");
-  check(cudaMalloc(&d_hist, static_cast<std::size_t>(A) * bins * sizeof(counter_t)), "cudaMalloc");
-  check(cudaMemset(d_hist, 0, static_cast<std::size_t>(A) * bins * sizeof(counter_t)), "cudaMemset");
-  if (weighted) {
-    check(cudaMalloc(&d_whist, bins * sizeof(double)), "cudaMalloc");
-    check(cudaMemset(d_whist, 0, bins * sizeof(double)), "cudaMemset");
+// `count` elements of device memory (none for 0), freed with the object.
+template <class T>
+class device_array {
+ public:
+  explicit device_array(std::size_t count) {
+    if (count > 0) { check(cudaMalloc(&p_, count * sizeof(T)), "cudaMalloc"); }
   }
-  if (!levels.empty()) {
-    check(cudaMalloc(&d_levels, levels.size() * sizeof(double)), "cudaMalloc");
-    check(cudaMemcpy(d_levels, levels.data(), levels.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy");
+  ~device_array() { cudaFree(p_); }
+  device_array(const device_array&) = delete;
+  device_array& operator=(const device_array&) = delete;
+  T* get() const { return p_; }
+
+ private:
+  T* p_ = nullptr;
+};
+
+// `count` elements of pinned host memory (none for 0), freed with the object.
+template <class T>
+class pinned_array {
+ public:
+  explicit pinned_array(std::size_t count) {
+    if (count > 0) { check(cudaMallocHost(&p_, count * sizeof(T)), "cudaMallocHost"); }
   }
-  // The zeroing above runs on the legacy default stream, which the non-blocking streams below do not wait for.
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  struct slot {
-    unsigned char* pinned = nullptr;
-    float* pinned_w = nullptr;
-    T* device = nullptr;
-    float* device_w = nullptr;
-    cudaStream_t stream = nullptr;
-    cudaEvent_t done = nullptr;
-  } slots[2];
-  for (auto& s : slots) {
-    check(cudaMallocHost(&s.pinned, chunk), "cudaMallocHost");
-    check(cudaMalloc(&s.device, chunk), "cudaMalloc");
-    if (weighted) {
-      check(cudaMallocHost(&s.pinned_w, chunk / sizeof(T) * sizeof(float)), "cudaMallocHost");
-      check(cudaMalloc(&s.device_w, chunk / sizeof(T) * sizeof(float)), "cudaMalloc");
+  ~pinned_array() { cudaFreeHost(p_); }
+  pinned_array(const pinned_array&) = delete;
+  pinned_array& operator=(const pinned_array&) = delete;
+  T* get() const { return p_; }
+
+ private:
+  T* p_ = nullptr;
+};
+
+// One of the two buffers chunks alternate between: pinned and device memory for a chunk (and its weights), its
+// stream, and events: the chunk done, and the histogram call's start and end on the GPU.
+struct stream_slot {
+  pinned_array<unsigned char> pinned;
+  pinned_array<float> pinned_w;
+  device_array<unsigned char> device;
+  device_array<float> device_w;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t done = nullptr, begin = nullptr, end = nullptr;
+  bool counted = false;  // begin and end hold a histogram call not yet timed
+
+  stream_slot(std::size_t chunk, std::size_t weights)
+      : pinned(chunk), pinned_w(weights), device(chunk), device_w(weights) {
+    check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), "cudaEventCreate");
+    check(cudaEventCreate(&begin), "cudaEventCreate");
+    check(cudaEventCreate(&end), "cudaEventCreate");
+  }
+  ~stream_slot() {
+    cudaStreamDestroy(stream);
+    cudaEventDestroy(done);
+    cudaEventDestroy(begin);
+    cudaEventDestroy(end);
+  }
+  stream_slot(const stream_slot&) = delete;
+  stream_slot& operator=(const stream_slot&) = delete;
+
+  // Waits for the slot's previous chunk and returns its histogram call's time on the GPU (0 if none).
+  double finish() {
+    check(cudaEventSynchronize(done), "cudaEventSynchronize");
+    float ms = 0;
+    if (counted) { check(cudaEventElapsedTime(&ms, begin, end), "cudaEventElapsedTime"); }
+    counted = false;
+    return ms / 1e3;
+  }
+};
+
+// The next chunk of `src` into `pinned` (at most `chunk` bytes; `left`: the demo's bytes still to make); 0 at its
+// end.
+template <class T>
+std::size_t read_chunk(source& src, unsigned char* pinned, std::size_t chunk, std::size_t& left,
+                       std::mt19937_64& rng, const options& o, std::size_t unit) {
+  std::size_t n = 0;
+  if (src.demo) {
+    n = std::min(chunk, left);
+    std::vector<unsigned char> made(n);
+    demo_chunk<T>(made, n / sizeof(T), rng, o.lower, o.upper);
+    std::memcpy(pinned, made.data(), n);
+    left -= n;
+  } else {
+    n = std::fread(pinned, 1, chunk, src.file);
+    if (std::ferror(src.file)) { throw failure("cannot read '" + src.name + "': " + std::strerror(errno)); }
+  }
+  if (n % unit != 0) {
+    throw failure("'" + src.name + "' ends in a partial sample: its size is not a multiple of " +
+                  std::to_string(unit) + " bytes");
+  }
+  return n;
+}
+
+// Where the histograms accumulate on the device: `active` count histograms (or one of weights), the levels, and
+// the count of samples in no bin (all channels together).
+struct device_histograms {
+  device_array<counter_t> counts;
+  device_array<double> weights;
+  device_array<double> levels;
+  device_array<unsigned long long> ignored;
+  int bins;
+
+  device_histograms(int active, int bins_, bool weighted, const std::vector<double>& edges)
+      : counts(static_cast<std::size_t>(active) * bins_),
+        weights(weighted ? bins_ : 0),
+        levels(edges.size()),
+        ignored(1),
+        bins(bins_) {
+    check(cudaMemset(ignored.get(), 0, sizeof(unsigned long long)), "cudaMemset");
+    check(cudaMemset(counts.get(), 0, static_cast<std::size_t>(active) * bins * sizeof(counter_t)), "cudaMemset");
+    if (weighted) { check(cudaMemset(weights.get(), 0, bins * sizeof(double)), "cudaMemset"); }
+    if (!edges.empty()) {
+      check(cudaMemcpy(levels.get(), edges.data(), edges.size() * sizeof(double), cudaMemcpyHostToDevice),
+            "cudaMemcpy");
     }
-    check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
-    check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming), "cudaEventCreate");
+    // The zeroing above runs on the legacy default stream, which the non-blocking streams do not wait for.
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   }
-  FILE* weights = weighted ? std::fopen(o.weights_file.c_str(), "rb") : nullptr;
-  std::size_t total = 0;
-  for (const auto& s : sources) { total += s.size; }
-  progress_bar bar(o.progress == 1 || (o.progress == -1 && isatty(STDERR_FILENO)), total);
-  std::mt19937_64 rng(20261129);
-  std::vector<unsigned char> demo_buffer;
-  const auto start = std::chrono::steady_clock::now();
+};
+
+// One chunk of `samples` samples (and weights) on the device, counted into `h` on `stream`.
+template <class T, int C, int A>
+void count_chunk(const options& o, const T* samples_in, const float* weights_in, std::size_t samples,
+                 device_histograms& h, bool weighted, bool range, cudaStream_t stream) {
   onchip::histogram_options opts;
   opts.accumulate = true;
-  std::size_t done = 0;
-  int next = 0;
-  for (auto& src : sources) {
-    std::size_t left = src.demo ? src.size : 0;
-    for (;;) {
-      slot& s = slots[next];
-      check(cudaEventSynchronize(s.done), "cudaEventSynchronize");  // this slot's previous chunk is finished
-      std::size_t n = 0;
-      if (src.demo) {
-        n = std::min(chunk, left);
-        demo_buffer.resize(n);
-        demo_chunk<T>(demo_buffer, n / sizeof(T), rng, o.lower, o.upper);
-        std::memcpy(s.pinned, demo_buffer.data(), n);
-        left -= n;
+  opts.ignored = h.ignored.get();
+  const int bins = h.bins;
+  if constexpr (C == 1) {
+    if (weighted) {
+      if constexpr (!std::is_floating_point_v<T>) {
+        throw failure("--weights works with f32 and f64 samples");
+      } else if (!range) {
+        check(onchip::weighted_histogram_even(samples_in, weights_in, samples, h.weights.get(), bins,
+                                              static_cast<level_t<T>>(o.lower), static_cast<level_t<T>>(o.upper),
+                                              stream, opts),
+              "onchip::weighted_histogram_even");
       } else {
-        n = std::fread(s.pinned, 1, chunk, src.file);
-        if (std::ferror(src.file)) { throw failure("cannot read '" + src.name + "': " + std::strerror(errno)); }
+        check(onchip::weighted_histogram_range(samples_in, weights_in, samples, h.weights.get(), h.levels.get(),
+                                               bins + 1, stream, opts),
+              "onchip::weighted_histogram_range");
       }
-      if (n == 0) { break; }
-      if (n % unit != 0) {
-        throw failure("'" + src.name + "' ends in a partial sample: its size is not a multiple of " +
-                      std::to_string(unit) + " bytes");
-      }
-      const std::size_t samples = n / sizeof(T);
-      if (weighted) {
-        const std::size_t got = std::fread(s.pinned_w, sizeof(float), samples, weights);
-        if (got != samples) { throw failure("the weights file '" + o.weights_file + "' has fewer weights than samples"); }
-        check(cudaMemcpyAsync(s.device_w, s.pinned_w, samples * sizeof(float), cudaMemcpyHostToDevice, s.stream),
-              "cudaMemcpyAsync");
-      }
-      check(cudaMemcpyAsync(s.device, s.pinned, n, cudaMemcpyHostToDevice, s.stream), "cudaMemcpyAsync");
-      opts.ignored = d_ignored;
-      if constexpr (C == 1) {
-        if (weighted) {
-          if constexpr (!std::is_floating_point_v<T>) {
-            throw failure("--weights works with f32 and f64 samples");
-          } else if (levels.empty()) {
-            check(onchip::weighted_histogram_even(s.device, s.device_w, samples, d_whist, bins,
-                                                  static_cast<level_t<T>>(o.lower), static_cast<level_t<T>>(o.upper),
-                                                  s.stream, opts),
-                  "onchip::weighted_histogram_even");
-          } else {
-            check(onchip::weighted_histogram_range(s.device, s.device_w, samples, d_whist, d_levels, bins + 1,
-                                                   s.stream, opts),
-                  "onchip::weighted_histogram_range");
-          }
-        } else if (levels.empty()) {
-          check(onchip::histogram_even(s.device, samples, d_hist, bins, static_cast<level_t<T>>(o.lower),
-                                       static_cast<level_t<T>>(o.upper), s.stream, opts),
-                "onchip::histogram_even");
-        } else {
-          check(onchip::histogram_range(s.device, samples, d_hist, d_levels, bins + 1, s.stream, opts),
-                "onchip::histogram_range");
-        }
-      } else {
-        counter_t* hist[A];
-        int bin_counts[A];
-        level_t<T> lo[A], hi[A];
-        for (int a = 0; a < A; ++a) {
-          hist[a] = d_hist + static_cast<std::size_t>(a) * bins;
-          bin_counts[a] = bins;
-          lo[a] = static_cast<level_t<T>>(o.lower);
-          hi[a] = static_cast<level_t<T>>(o.upper);
-        }
-        check(onchip::multi_histogram_even<C, A>(s.device, samples / C, hist, bin_counts, lo, hi, s.stream, opts),
-              "onchip::multi_histogram_even");
-      }
-      check(cudaEventRecord(s.done, s.stream), "cudaEventRecord");
-      next ^= 1;
-      done += n;
-      bar.update(done);
-      if (src.demo && left == 0) { break; }
+    } else if (!range) {
+      check(onchip::histogram_even(samples_in, samples, h.counts.get(), bins, static_cast<level_t<T>>(o.lower),
+                                   static_cast<level_t<T>>(o.upper), stream, opts),
+            "onchip::histogram_even");
+    } else {
+      check(onchip::histogram_range(samples_in, samples, h.counts.get(), h.levels.get(), bins + 1, stream, opts),
+            "onchip::histogram_range");
     }
+  } else {
+    counter_t* hist[A];
+    int bin_counts[A];
+    level_t<T> lo[A], hi[A];
+    for (int a = 0; a < A; ++a) {
+      hist[a] = h.counts.get() + static_cast<std::size_t>(a) * bins;
+      bin_counts[a] = bins;
+      lo[a] = static_cast<level_t<T>>(o.lower);
+      hi[a] = static_cast<level_t<T>>(o.upper);
+    }
+    check(onchip::multi_histogram_even<C, A>(samples_in, samples / C, hist, bin_counts, lo, hi, stream, opts),
+          "onchip::multi_histogram_even");
   }
-  check(cudaDeviceSynchronize(), "the histogram");
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  r.bytes = static_cast<double>(done);
-  r.weighted = weighted;
-  if (weights != nullptr) { std::fclose(weights); }
-  std::vector<channel_result> out(A);
-  unsigned long long ignored = 0;  // reported on channel 0
-  check(cudaMemcpy(&ignored, d_ignored, sizeof ignored, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  for (int a = 0; a < A; ++a) {
+}
+
+// The histograms back on the host, with their edges (the ignored samples reported on channel 0).
+inline std::vector<channel_result> collect(const options& o, const device_histograms& h, int active, bool weighted,
+                                           const std::vector<double>& levels) {
+  std::vector<channel_result> out(active);
+  unsigned long long ignored = 0;
+  check(cudaMemcpy(&ignored, h.ignored.get(), sizeof ignored, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  const int bins = h.bins;
+  for (int a = 0; a < active; ++a) {
     auto& ch = out[a];
     ch.channel = a;
     ch.ignored = a == 0 ? static_cast<double>(ignored) : 0.0;
     if (weighted) {
       ch.counts.resize(bins);
-      check(cudaMemcpy(ch.counts.data(), d_whist, bins * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy");
+      check(cudaMemcpy(ch.counts.data(), h.weights.get(), bins * sizeof(double), cudaMemcpyDeviceToHost),
+            "cudaMemcpy");
     } else {
       std::vector<counter_t> c(bins);
-      check(cudaMemcpy(c.data(), d_hist + static_cast<std::size_t>(a) * bins, bins * sizeof(counter_t),
+      check(cudaMemcpy(c.data(), h.counts.get() + static_cast<std::size_t>(a) * bins, bins * sizeof(counter_t),
                        cudaMemcpyDeviceToHost),
             "cudaMemcpy");
       ch.counts.assign(c.begin(), c.end());
@@ -252,29 +290,75 @@ std::vector<channel_result> run(const options& o, std::vector<source>& sources, 
       for (int b = 0; b <= bins; ++b) { ch.edges.push_back(o.lower + (o.upper - o.lower) * b / bins); }
     }
   }
-  for (auto& s : slots) {
-    cudaFreeHost(s.pinned);
-    cudaFree(s.device);
-    if (weighted) {
-      cudaFreeHost(s.pinned_w);
-      cudaFree(s.device_w);
-    }
-    cudaStreamDestroy(s.stream);
-    cudaEventDestroy(s.done);
-  }
-  cudaFree(d_hist);
-  cudaFree(d_whist);
-  cudaFree(d_levels);
-  cudaFree(d_ignored);
   return out;
+}
+
+// Streams every source through the GPU into `active` histograms, chunks alternating between two streams (one
+// chunk copied while the other is counted); returns the histograms with their edges, and in `r` the bytes, the
+// time end to end and the time the histogram calls took on the GPU.
+template <class T, int C, int A>
+std::vector<channel_result> run(const options& o, std::vector<source>& sources, const std::vector<double>& levels,
+                                run_info& r) {
+  const int bins = levels.empty() ? o.bins : static_cast<int>(levels.size()) - 1;
+  const bool weighted = !o.weights_file.empty();
+  const std::size_t unit = sizeof(T) * C;
+  const std::size_t chunk = std::max<std::size_t>(unit, o.chunk_bytes / unit * unit);
+  device_histograms h(A, bins, weighted, levels);
+  const std::size_t chunk_weights = weighted ? chunk / sizeof(T) : 0;
+  stream_slot slots[2] = {stream_slot(chunk, chunk_weights), stream_slot(chunk, chunk_weights)};
+  std::unique_ptr<FILE, int (*)(FILE*)> weights(weighted ? std::fopen(o.weights_file.c_str(), "rb") : nullptr,
+                                                [](FILE* f) { return f != nullptr ? std::fclose(f) : 0; });
+  std::size_t total = 0;
+  for (const auto& s : sources) { total += s.size; }
+  progress_bar bar(o.progress == 1 || (o.progress == -1 && isatty(STDERR_FILENO)), total);
+  std::mt19937_64 rng(20261129);
+  const auto start = std::chrono::steady_clock::now();
+  std::size_t done = 0;
+  int next = 0;
+  for (auto& src : sources) {
+    std::size_t left = src.demo ? src.size : 0;
+    for (;;) {
+      stream_slot& s = slots[next];
+      r.gpu_seconds += s.finish();  // this slot's previous chunk is done
+      const std::size_t n = read_chunk<T>(src, s.pinned.get(), chunk, left, rng, o, unit);
+      if (n == 0) { break; }
+      const std::size_t samples = n / sizeof(T);
+      if (weighted) {
+        if (std::fread(s.pinned_w.get(), sizeof(float), samples, weights.get()) != samples) {
+          throw failure("the weights file '" + o.weights_file + "' has fewer weights than samples");
+        }
+        check(cudaMemcpyAsync(s.device_w.get(), s.pinned_w.get(), samples * sizeof(float), cudaMemcpyHostToDevice,
+                              s.stream),
+              "cudaMemcpyAsync");
+      }
+      check(cudaMemcpyAsync(s.device.get(), s.pinned.get(), n, cudaMemcpyHostToDevice, s.stream),
+            "cudaMemcpyAsync");
+      check(cudaEventRecord(s.begin, s.stream), "cudaEventRecord");
+      count_chunk<T, C, A>(o, reinterpret_cast<const T*>(s.device.get()), s.device_w.get(), samples, h, weighted,
+                           !levels.empty(), s.stream);
+      check(cudaEventRecord(s.end, s.stream), "cudaEventRecord");
+      s.counted = true;
+      check(cudaEventRecord(s.done, s.stream), "cudaEventRecord");
+      next ^= 1;
+      done += n;
+      bar.update(done);
+      if (src.demo && left == 0) { break; }
+    }
+  }
+  for (auto& s : slots) { r.gpu_seconds += s.finish(); }
+  check(cudaDeviceSynchronize(), "the histogram");
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.bytes = static_cast<double>(done);
+  r.weighted = weighted;
+  return collect(o, h, A, weighted, levels);
 }
 
 // Interleaved byte layouts (channels/active) have translation units of their own too: three or four active
 // channels compile the shared and global kernels besides the byte kernel (for GPUs whose blocks cannot hold the
 // byte kernel's two planes), the longest compiles of onchip-hist.
-#define ONCHIP_HIST_BYTE_LAYOUT(C, A)                                                                               \
-  extern template std::vector<channel_result> run<std::uint8_t, C, A>(const options&, std::vector<source>&,       \
-                                                                       const std::vector<double>&, run_info&);
+#define ONCHIP_HIST_BYTE_LAYOUT(C, A)                                                                       \
+  extern template std::vector<channel_result> run<std::uint8_t, C, A>(const options&, std::vector<source>&, \
+                                                                      const std::vector<double>&, run_info&);
 ONCHIP_HIST_BYTE_LAYOUT(2, 1)
 ONCHIP_HIST_BYTE_LAYOUT(2, 2)
 ONCHIP_HIST_BYTE_LAYOUT(3, 1)
@@ -293,23 +377,32 @@ std::vector<channel_result> dispatch_channels(const options& o, std::vector<sour
   if constexpr (std::is_same_v<T, std::uint8_t>) {
     if (!levels.empty()) { throw failure("--levels works with one channel only"); }
     switch (o.channels * 10 + o.active) {
-      case 21: return run<T, 2, 1>(o, sources, levels, r);
-      case 22: return run<T, 2, 2>(o, sources, levels, r);
-      case 31: return run<T, 3, 1>(o, sources, levels, r);
-      case 32: return run<T, 3, 2>(o, sources, levels, r);
-      case 33: return run<T, 3, 3>(o, sources, levels, r);
-      case 41: return run<T, 4, 1>(o, sources, levels, r);
-      case 42: return run<T, 4, 2>(o, sources, levels, r);
-      case 43: return run<T, 4, 3>(o, sources, levels, r);
-      default: return run<T, 4, 4>(o, sources, levels, r);
+      case 21:
+        return run<T, 2, 1>(o, sources, levels, r);
+      case 22:
+        return run<T, 2, 2>(o, sources, levels, r);
+      case 31:
+        return run<T, 3, 1>(o, sources, levels, r);
+      case 32:
+        return run<T, 3, 2>(o, sources, levels, r);
+      case 33:
+        return run<T, 3, 3>(o, sources, levels, r);
+      case 41:
+        return run<T, 4, 1>(o, sources, levels, r);
+      case 42:
+        return run<T, 4, 2>(o, sources, levels, r);
+      case 43:
+        return run<T, 4, 3>(o, sources, levels, r);
+      default:
+        return run<T, 4, 4>(o, sources, levels, r);
     }
   }
   throw failure("--channels works with u8 samples (RGBA and other interleaved bytes)");
 }
 
-#define ONCHIP_HIST_SAMPLE_TYPE(T)                                                                              \
-  extern template std::vector<channel_result> dispatch_channels<T>(const options&, std::vector<source>&,      \
-                                                                    const std::vector<double>&, run_info&);
+#define ONCHIP_HIST_SAMPLE_TYPE(T)                                                                       \
+  extern template std::vector<channel_result> dispatch_channels<T>(const options&, std::vector<source>&, \
+                                                                   const std::vector<double>&, run_info&);
 ONCHIP_HIST_SAMPLE_TYPE(std::uint8_t)
 ONCHIP_HIST_SAMPLE_TYPE(std::int8_t)
 ONCHIP_HIST_SAMPLE_TYPE(std::uint16_t)

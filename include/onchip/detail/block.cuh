@@ -12,7 +12,9 @@ namespace onchip::detail {
 ONCHIP_DEVICE ONCHIP_FORCEINLINE int block_rank() {
   return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
 }
-ONCHIP_DEVICE ONCHIP_FORCEINLINE int block_size() { return static_cast<int>(blockDim.x * blockDim.y * blockDim.z); }
+ONCHIP_DEVICE ONCHIP_FORCEINLINE int block_size() {
+  return static_cast<int>(blockDim.x * blockDim.y * blockDim.z);
+}
 
 /// The least of the warp's 32 values (every lane of the warp calls it and gets it).
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned warp_min(unsigned v) {

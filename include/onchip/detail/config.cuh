@@ -58,7 +58,6 @@
 #  endif
 #endif
 
-
 #if __cplusplus < 201703L && !defined(_MSVC_LANG)
 #  error "onchip requires C++17 or newer: compile with -std=c++17 (CMake: cuda_std_17 / cxx_std_17)."
 #endif

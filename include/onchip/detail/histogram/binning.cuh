@@ -16,8 +16,8 @@
 namespace onchip::detail {
 
 template <class T>
-inline constexpr bool is_half_like_v =
-    cuda::std::is_same_v<cuda::std::remove_cv_t<T>, __half> || cuda::std::is_same_v<cuda::std::remove_cv_t<T>, __nv_bfloat16>;
+inline constexpr bool is_half_like_v = cuda::std::is_same_v<cuda::std::remove_cv_t<T>, __half> ||
+                                       cuda::std::is_same_v<cuda::std::remove_cv_t<T>, __nv_bfloat16>;
 
 /// Samples as arithmetic values: __half and __nv_bfloat16 become float, everything else stays.
 template <class T>
@@ -78,13 +78,14 @@ inline constexpr cuda::std::uint64_t lean_range_limit = cuda::std::uint64_t{1} <
  * with 0 <= e < 1, and offset * e < range <= 2^32 / range, less than the distance from offset * bins / range to
  * the next integer, scaled by 2^32), and mul_hi32(offset, magic) >= bins for every offset >= range.
  */
-ONCHIP_HOST_DEVICE constexpr cuda::std::uint32_t lean_bin_magic(cuda::std::uint64_t bins, cuda::std::uint64_t range) {
+ONCHIP_HOST_DEVICE constexpr cuda::std::uint32_t lean_bin_magic(cuda::std::uint64_t bins,
+                                                                cuda::std::uint64_t range) {
   return static_cast<cuda::std::uint32_t>(((bins << 32) + range - 1) / range);
 }
 
 /// a < b for (hi, lo) pairs.
-ONCHIP_HOST_DEVICE constexpr bool wide_less(cuda::std::uint64_t ahi, cuda::std::uint64_t alo, cuda::std::uint64_t bhi,
-                                            cuda::std::uint64_t blo) {
+ONCHIP_HOST_DEVICE constexpr bool wide_less(cuda::std::uint64_t ahi, cuda::std::uint64_t alo,
+                                            cuda::std::uint64_t bhi, cuda::std::uint64_t blo) {
   return ahi < bhi || (ahi == bhi && alo < blo);
 }
 
@@ -92,7 +93,8 @@ ONCHIP_HOST_DEVICE constexpr bool wide_less(cuda::std::uint64_t ahi, cuda::std::
  * floor(offset * bins / range) exactly, for offset < range, range >= 1, bins >= 1, without a division: a
  * double-precision estimate corrected with exact 128-bit products (the estimate is off by at most a few units).
  */
-ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::uint64_t even_bin(cuda::std::uint64_t offset, cuda::std::uint64_t bins,
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::uint64_t even_bin(cuda::std::uint64_t offset,
+                                                                   cuda::std::uint64_t bins,
                                                                    cuda::std::uint64_t range, double ratio) {
   cuda::std::uint64_t q = static_cast<cuda::std::uint64_t>(static_cast<double>(offset) * ratio);
   if (q >= bins) { q = bins - 1; }
@@ -124,7 +126,7 @@ inline constexpr cuda::std::uint64_t narrow_range_limit = cuda::std::uint64_t{1}
  * by 2^64. With bins = quotient * range + remainder, floor(offset * bins / range) is offset * quotient plus that.
  */
 ONCHIP_HOST_DEVICE constexpr cuda::std::uint64_t even_bin_magic(cuda::std::uint64_t remainder,
-                                                               cuda::std::uint64_t range) {
+                                                                cuda::std::uint64_t range) {
   const cuda::std::uint64_t t1 = remainder << 32;  // remainder * 2^64 / range has two 32-bit digits
   const cuda::std::uint64_t q1 = t1 / range, r1 = t1 % range;
   const cuda::std::uint64_t t0 = r1 << 32;
@@ -136,9 +138,10 @@ ONCHIP_HOST_DEVICE constexpr cuda::std::uint64_t even_bin_magic(cuda::std::uint6
 /// multiplies.
 ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE cuda::std::uint32_t even_bin_by_magic(cuda::std::uint32_t offset,
                                                                             cuda::std::uint64_t magic) {
-  const cuda::std::uint64_t low = static_cast<cuda::std::uint64_t>(offset) * static_cast<cuda::std::uint32_t>(magic);
-  return static_cast<cuda::std::uint32_t>((static_cast<cuda::std::uint64_t>(offset) * (magic >> 32) + (low >> 32)) >>
-                                          32);
+  const cuda::std::uint64_t low =
+      static_cast<cuda::std::uint64_t>(offset) * static_cast<cuda::std::uint32_t>(magic);
+  return static_cast<cuda::std::uint32_t>(
+      (static_cast<cuda::std::uint64_t>(offset) * (magic >> 32) + (low >> 32)) >> 32);
 }
 
 /// x - lower as an unsigned 64-bit offset, for integers with lower <= x (two's complement makes it exact).
@@ -162,10 +165,11 @@ ONCHIP_HOST_DEVICE constexpr bool int_less(A a, B b) {
 /// The floating type a sample and a level compare in when either is floating: double when either is double or an
 /// integer wider than 16 bits (float cannot hold it exactly), else float.
 template <class A, class B>
-using compare_float_t = cuda::std::conditional_t<cuda::std::is_same_v<A, double> || cuda::std::is_same_v<B, double> ||
-                                                     (cuda::std::is_integral_v<A> && sizeof(A) > 2) ||
-                                                     (cuda::std::is_integral_v<B> && sizeof(B) > 2),
-                                                 double, float>;
+using compare_float_t =
+    cuda::std::conditional_t<cuda::std::is_same_v<A, double> || cuda::std::is_same_v<B, double> ||
+                                 (cuda::std::is_integral_v<A> && sizeof(A) > 2) ||
+                                 (cuda::std::is_integral_v<B> && sizeof(B) > 2),
+                             double, float>;
 
 /// a < b for a sample and a level, whatever their types (integers exactly, else in compare_float_t).
 template <class A, class B>

@@ -63,8 +63,8 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin_even<Level>::bin(Sample sample) co
       // 32-bit samples, 64-bit levels: modulo 2^64, a sample below lower wraps to range_ or more (upper - x is
       // below 2^64 unless a negative sample meets unsigned levels) and one at upper or above is range_ or more,
       // so one compare tests both bounds.
-      offset = static_cast<cuda::std::uint64_t>(static_cast<long long>(x)) -
-               static_cast<cuda::std::uint64_t>(lower_);
+      offset =
+          static_cast<cuda::std::uint64_t>(static_cast<long long>(x)) - static_cast<cuda::std::uint64_t>(lower_);
       if (offset >= range_) { return -1; }
     } else {
       if (detail::int_less(x, lower_) || !detail::int_less(x, upper_)) { return -1; }
@@ -189,8 +189,9 @@ struct lean_even {
   ONCHIP_HOST_DEVICE static bool applies(const bin_even<Level>& b) {
     if constexpr (cuda::std::is_integral_v<Level>) {
       constexpr long long lo = -2147483648LL, hi = 2147483647LL;
-      return b.range_ > 0 && b.range_ <= lean_range_limit && static_cast<cuda::std::uint64_t>(b.bins_) <= b.range_ &&
-             !int_less(b.lower_, lo) && !int_less(hi, b.upper_);
+      return b.range_ > 0 && b.range_ <= lean_range_limit &&
+             static_cast<cuda::std::uint64_t>(b.bins_) <= b.range_ && !int_less(b.lower_, lo) &&
+             !int_less(hi, b.upper_);
     } else {
       return false;
     }
@@ -206,7 +207,8 @@ struct lean_even {
   }
   template <class Sample>
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const {
-    static_assert(cuda::std::is_integral_v<Sample> && sizeof(Sample) <= 2, "lean_even bins 8- and 16-bit integers");
+    static_assert(cuda::std::is_integral_v<Sample> && sizeof(Sample) <= 2,
+                  "lean_even bins 8- and 16-bit integers");
     const cuda::std::uint32_t offset = static_cast<cuda::std::uint32_t>(static_cast<int>(x)) - lower;
     const cuda::std::uint32_t bin = mul_hi32(offset, magic) | (offset & identity);
     return static_cast<int>(bin < bins ? bin : bins);

@@ -3,8 +3,8 @@
 // Definitions of onchip::block_histogram (block_histogram.cuh) (its counters live in counters.cuh).
 #pragma once
 
-#include <onchip/detail/check.cuh>
 #include <onchip/block_histogram.cuh>
+#include <onchip/detail/check.cuh>
 #include <onchip/detail/histogram/counters.cuh>
 
 #include <cstdio>
@@ -24,7 +24,7 @@ ONCHIP_HOST_DEVICE constexpr cuda::std::size_t block_histogram<Bins, Counter, La
 
 template <int Bins, class Counter, block_layout Layout>
 ONCHIP_HOST_DEVICE block_histogram<Bins, Counter, Layout>::block_histogram(carver& smem, int block_threads,
-                                                                   unsigned* carry_target)
+                                                                           unsigned* carry_target)
     : replicas_(replicas(block_threads)), carry_(carry_target) {
   storage_ = smem.take<global_counter>(static_cast<cuda::std::size_t>(replicas_) * traits::words(Bins)).data();
 }

@@ -24,9 +24,9 @@ enum class histogram_path : unsigned char {
 
 /// How a kernel's blocks walk the input.
 enum class traversal : unsigned char {
-  whole_grid,     // each row (one for 1-D input) by the whole grid
-  block_per_row,  // many short rows: one block per row at a time
-  segment_slices, // segments cut into slices, one block per slice at a time, flushed per slice
+  whole_grid,      // each row (one for 1-D input) by the whole grid
+  block_per_row,   // many short rows: one block per row at a time
+  segment_slices,  // segments cut into slices, one block per slice at a time, flushed per slice
 };
 
 /// Which instance of a path's kernel runs (its compiled shape): the path's own, one wide block per SM (shared
@@ -47,15 +47,15 @@ struct histogram_call {
   bool wide_integer_binning = false;  // integers binned evenly over a range past 32-bit products (128-bit ones)
   int channels = 1;
   int active = 1;
-  int bins[max_channels] = {};  // per active channel (per segment when segmented)
-  int level_bytes = 0;          // range binners: bytes of one level (else 0)
-  bool level_grid = true;       // range binners: a grid of cells beside the staged levels (level_grid.cuh)
-  bool level_staged = true;     // range binners: the levels copied into shared memory (else read where they are)
+  int bins[max_channels] = {};   // per active channel (per segment when segmented)
+  int level_bytes = 0;           // range binners: bytes of one level (else 0)
+  bool level_grid = true;        // range binners: a grid of cells beside the staged levels (level_grid.cuh)
+  bool level_staged = true;      // range binners: the levels copied into shared memory (else read where they are)
   bool level_grid_fine = false;  // range binners: the grid has tuning::fine_level_cells cells (else level_cells)
   bool level_bitmap = false;     // range binners: the levels stay in device memory and a bitmap of their
                                  // tuning::bitmap_sub_cells sub-cells is staged instead of a grid
                                  // (level_bitmap.cuh)
-  int table_bytes = 0;          // a table from every 16-bit sample value to its bin, staged in shared memory
+  int table_bytes = 0;           // a table from every 16-bit sample value to its bin, staged in shared memory
   bool weighted = false;
   int counter_bytes = 4;
   bool counter_takes_packed16 = false;  // 32-bit integer counters (packed 16-bit shared counters carry into them)
@@ -66,7 +66,7 @@ struct histogram_call {
 
   ONCHIP_HOST_DEVICE constexpr int total_bins() const {
     int total = 0;
-ONCHIP_UNROLL
+    ONCHIP_UNROLL
     for (int a = 0; a < max_channels; ++a) { total += a < active ? bins[a] : 0; }  // constant indices
     return total;
   }
@@ -87,8 +87,7 @@ ONCHIP_HOST_DEVICE constexpr bool same_call(const histogram_call& a, const histo
               a.channels == b.channels && a.active == b.active && a.level_bytes == b.level_bytes &&
               a.level_grid == b.level_grid && a.level_staged == b.level_staged &&
               a.level_grid_fine == b.level_grid_fine && a.level_bitmap == b.level_bitmap &&
-              a.table_bytes == b.table_bytes &&
-              a.weighted == b.weighted && a.counter_bytes == b.counter_bytes &&
+              a.table_bytes == b.table_bytes && a.weighted == b.weighted && a.counter_bytes == b.counter_bytes &&
               a.counter_takes_packed16 == b.counter_takes_packed16 && a.segments == b.segments &&
               a.row_samples == b.row_samples && a.rows == b.rows && a.accumulate == b.accumulate;
   for (int c = 0; c < max_channels; ++c) { same = same && a.bins[c] == b.bins[c]; }
@@ -120,7 +119,7 @@ struct partition_plan {
   int tile = 0;         // samples per tile of the scatter (partition_tile)
   bool direct = false;  // whether the scatter has a direct bucket's counters (partition_scatter_layout)
   cuda::std::size_t chunk_samples = 0;  // samples per chunk (the workspace holds one chunk's keys)
-  cuda::std::size_t item_keys = 0;  // the fewest keys of a split bucket's part (the bucket pass shares more)
+  cuda::std::size_t item_keys = 0;      // the fewest keys of a split bucket's part (the bucket pass shares more)
   int bins_grid = 0;
   int bins_blocks_per_sm = 0;
   cuda::std::size_t bins_smem = 0;
@@ -137,24 +136,16 @@ struct launch_plan {
   int replicas = 0;       // interleaved copies of the shared counters (1 for single-copy paths, 0 for global)
   int vectors = 0;        // 16-byte vectors in flight per thread
   int grid = 0;
-  int slices = 1;         // segments: slices per segment
+  int slices = 1;  // segments: slices per segment
   cuda::std::size_t smem_bytes = 0;
   bool zero_in_kernel = false;  // the kernels write every bin (a single block's small output, or the partition
                                 // path's passes over many buckets, not accumulating): no memset
-  bool level_grid = false;      // range binners: the levels' grid of cells is staged too (histogram_call::level_grid)
-  bool level_staged = false;    // range binners: the levels are staged (else searched in device memory)
+  bool level_grid = false;  // range binners: the levels' grid of cells is staged too (histogram_call::level_grid)
+  bool level_staged = false;     // range binners: the levels are staged (else searched in device memory)
   bool level_grid_fine = false;  // range binners: the grid is the fine one (histogram_call::level_grid_fine)
   bool level_bitmap = false;     // range binners: a bitmap of the levels' sub-cells (histogram_call::level_bitmap)
-  partition_plan partition{};   // the partition path's passes (the fields above: its scatter's)
+  partition_plan partition{};    // the partition path's passes (the fields above: its scatter's)
   ONCHIP_HOST_DEVICE constexpr bool ok() const { return path != histogram_path::automatic; }
-};
-
-/// Threads, intended blocks per SM and vectors in flight of a path's kernel for a call (compile-time facts of
-/// the call only, so kernels take the same numbers as template arguments).
-struct kernel_shape {
-  int threads;
-  int blocks;
-  int vectors;
 };
 
 /// Range binning takes at most this many bins a channel (a cell's bounds, also those of the one cell over all
@@ -165,13 +156,20 @@ inline constexpr int max_staged_bins = 65535;
 /// A path's name, as the docs and error messages use it.
 ONCHIP_HOST_DEVICE constexpr const char* path_name(histogram_path path) {
   switch (path) {
-    case histogram_path::byte_lanes: return "byte_lanes";
-    case histogram_path::shared_replicas: return "shared_replicas";
-    case histogram_path::shared_packed16: return "shared_packed16";
-    case histogram_path::carry_grid: return "carry_grid";
-    case histogram_path::partition: return "partition";
-    case histogram_path::global_atomics: return "global_atomics";
-    default: return "automatic";
+    case histogram_path::byte_lanes:
+      return "byte_lanes";
+    case histogram_path::shared_replicas:
+      return "shared_replicas";
+    case histogram_path::shared_packed16:
+      return "shared_packed16";
+    case histogram_path::carry_grid:
+      return "carry_grid";
+    case histogram_path::partition:
+      return "partition";
+    case histogram_path::global_atomics:
+      return "global_atomics";
+    default:
+      return "automatic";
   }
 }
 

@@ -23,11 +23,12 @@ struct counter_traits {
   static constexpr bool packed16 = cuda::std::is_same_v<Counter, cuda::std::uint16_t>;
   static constexpr bool device = cuda::std::is_same_v<Counter, unsigned> || cuda::std::is_same_v<Counter, int> ||
                                  cuda::std::is_same_v<Counter, unsigned long long> ||
-                                 cuda::std::is_same_v<Counter, long long> || cuda::std::is_same_v<Counter, float> ||
-                                 cuda::std::is_same_v<Counter, double>;
+                                 cuda::std::is_same_v<Counter, long long> ||
+                                 cuda::std::is_same_v<Counter, float> || cuda::std::is_same_v<Counter, double>;
   static constexpr bool block = device || packed16;
   /// 32-bit integer counters, whose bins may live in packed 16-bit shared counters that carry into them.
-  static constexpr bool carries_from_packed16 = cuda::std::is_same_v<Counter, unsigned> || cuda::std::is_same_v<Counter, int>;
+  static constexpr bool carries_from_packed16 =
+      cuda::std::is_same_v<Counter, unsigned> || cuda::std::is_same_v<Counter, int>;
   using word = cuda::std::conditional_t<packed16, unsigned, Counter>;
   /// Shared words holding `bins` counters.
   ONCHIP_HOST_DEVICE static constexpr int words(int bins) { return packed16 ? (bins + 1) / 2 : bins; }
@@ -35,9 +36,9 @@ struct counter_traits {
 
 /// Whether a weight of type W can be added to counters of type C without losing its kind.
 template <class C, class W>
-inline constexpr bool counter_holds_v =
-    cuda::std::is_floating_point_v<W> ? (cuda::std::is_floating_point_v<C> && sizeof(C) >= sizeof(W))
-                                      : (cuda::std::is_arithmetic_v<W> && !counter_traits<C>::packed16);
+inline constexpr bool counter_holds_v = cuda::std::is_floating_point_v<W>
+                                            ? (cuda::std::is_floating_point_v<C> && sizeof(C) >= sizeof(W))
+                                            : (cuda::std::is_arithmetic_v<W> && !counter_traits<C>::packed16);
 
 /// Replicas for a block_histogram: one per warp at most, tuning::max_replicas at most, within
 /// tuning::block_replica_bytes together.
@@ -47,7 +48,9 @@ ONCHIP_HOST_DEVICE constexpr int default_replicas(int bins, int block_threads) {
   const auto replica = static_cast<cuda::std::size_t>(traits::words(bins)) * sizeof(typename traits::word);
   const int warps = (block_threads + 31) / 32;
   int r = 1;
-  while (2 * r <= warps && 2 * r <= tuning::max_replicas && 2 * r * replica <= tuning::block_replica_bytes) { r *= 2; }
+  while (2 * r <= warps && 2 * r <= tuning::max_replicas && 2 * r * replica <= tuning::block_replica_bytes) {
+    r *= 2;
+  }
   return r;
 }
 

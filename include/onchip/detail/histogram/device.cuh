@@ -33,8 +33,14 @@ inline cudaError_t query_device_limits(int device, device_limits& d) {
   for (unsigned i = 0; i < sizeof attributes / sizeof attributes[0]; ++i) {
     if (cudaError_t e = cudaDeviceGetAttribute(&v[i], attributes[i], device); e != cudaSuccess) { return e; }
   }
-  d = {v[0] * 10 + v[1], v[2], static_cast<cuda::std::size_t>(v[3]), static_cast<cuda::std::size_t>(v[4]),
-       static_cast<cuda::std::size_t>(v[5]), v[6], v[7], v[8]};
+  d = {v[0] * 10 + v[1],
+       v[2],
+       static_cast<cuda::std::size_t>(v[3]),
+       static_cast<cuda::std::size_t>(v[4]),
+       static_cast<cuda::std::size_t>(v[5]),
+       v[6],
+       v[7],
+       v[8]};
   return cudaSuccess;
 }
 
@@ -48,7 +54,9 @@ inline cudaError_t current_device_limits(int& device, device_limits& out, const 
     static std::mutex mutex;
     std::lock_guard<std::mutex> lock(mutex);
     if (!known[device].load(std::memory_order_relaxed)) {
-      if (cudaError_t e = cuda_call(query_device_limits(device, cache[device]), who); e != cudaSuccess) { return e; }
+      if (cudaError_t e = cuda_call(query_device_limits(device, cache[device]), who); e != cudaSuccess) {
+        return e;
+      }
       known[device].store(true, std::memory_order_release);
     }
   }

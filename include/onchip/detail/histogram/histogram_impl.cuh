@@ -27,9 +27,9 @@ struct sample_rows {
 /// The job of one binner set; segmented calls pass their offsets (rows = segments).
 template <int Channels, int Active, class Sample, class Weight, class Binners, class Counter,
           class Offset = no_segments>
-histogram_job<Channels, Active, Sample, Weight, Binners, Counter, Offset>
-make_job(const Sample* samples, sample_rows in, const Weight* weights, const Binners& binners,
-         Counter* const (&hist)[Active], const Offset* segment_offsets = nullptr) {
+histogram_job<Channels, Active, Sample, Weight, Binners, Counter, Offset> make_job(
+    const Sample* samples, sample_rows in, const Weight* weights, const Binners& binners,
+    Counter* const (&hist)[Active], const Offset* segment_offsets = nullptr) {
   histogram_job<Channels, Active, Sample, Weight, Binners, Counter, Offset> job{
       samples, in.row_samples, in.rows, in.row_stride, weights, segment_offsets, binners, {}, {}};
   for (int a = 0; a < Active; ++a) {
@@ -49,7 +49,9 @@ cudaError_t run_histogram(const char* who, const Sample* samples, sample_rows in
   const auto job = make_job<Channels, Active>(samples, in, weights, binners, hist, segment_offsets);
   long long total = 0;
   for (int a = 0; a < Active; ++a) { total += binners.bins[a]; }
-  if (cudaError_t e = check_bins_total(who, total * (segment_offsets != nullptr ? static_cast<long long>(in.rows) : 1)); e != cudaSuccess) {
+  if (cudaError_t e =
+          check_bins_total(who, total * (segment_offsets != nullptr ? static_cast<long long>(in.rows) : 1));
+      e != cudaSuccess) {
     return e;
   }
   return run_job(job, options, stream, who);
@@ -69,10 +71,12 @@ bool convert_binners(const plain_binners<Active, bin_even<Level>>& from, plain_b
 /// Even binning: integer samples and levels within the lean or narrow tiers use lean_even or narrow_even
 /// (smaller, faster kernels). Bytes that the byte kernel counts keep bin_even: it bins each value once a block, so
 /// the binner costs nothing per sample there, and one binner compiles one kernel set.
-template <int Channels, int Active, class Sample, class Weight, class Level, class Counter, class Offset = no_segments>
+template <int Channels, int Active, class Sample, class Weight, class Level, class Counter,
+          class Offset = no_segments>
 cudaError_t run_even(const char* who, const Sample* samples, sample_rows in, const Weight* weights,
                      const plain_binners<Active, bin_even<Level>>& binners, Counter* const (&hist)[Active],
-                     cudaStream_t stream, const histogram_options& options, const Offset* segment_offsets = nullptr) {
+                     cudaStream_t stream, const histogram_options& options,
+                     const Offset* segment_offsets = nullptr) {
   if constexpr (cuda::std::is_integral_v<arithmetic_t<Sample>> && cuda::std::is_integral_v<Level>) {
     // 8- and 16-bit samples outside the lean tier take bin_even itself (its narrow case is a uniform branch),
     // so each sample type compiles two sets of kernels, not three.
@@ -92,7 +96,8 @@ cudaError_t run_even(const char* who, const Sample* samples, sample_rows in, con
       }
     }
   }
-  return run_histogram<Channels, Active>(who, samples, in, weights, binners, hist, stream, options, segment_offsets);
+  return run_histogram<Channels, Active>(who, samples, in, weights, binners, hist, stream, options,
+                                         segment_offsets);
 }
 
 /// The checks every one-channel call makes.
@@ -110,6 +115,18 @@ inline cudaError_t check_weighted(const char* who, const void* samples, const vo
   return cudaSuccess;
 }
 
+/// The weighted functions' checks: the weight type, then the binning's check (`binning`, already made), then the
+/// samples, weights and output.
+template <class Sample, class Weight, class Counter>
+cudaError_t check_weighted_call(const char* who, cudaError_t binning, const Sample* samples, const Weight* weights,
+                                sample_rows in, const Counter* hist) {
+  static_assert(counter_holds_v<Counter, Weight>,
+                "onchip::weighted_histogram_even/_range: the counter type cannot hold the weight type (e.g. float "
+                "weights need float or double counters)");
+  if (binning != cudaSuccess) { return binning; }
+  return check_weighted(who, samples, weights, in, sizeof(Sample), hist);
+}
+
 inline constexpr const no_weights* unweighted = nullptr;
 
 }  // namespace onchip::detail
@@ -124,8 +141,8 @@ cudaError_t histogram_even(const Sample* samples, cuda::std::size_t n, Counter* 
 
 template <class Sample, class Counter, class Level>
 cudaError_t histogram_even(const Sample* samples, cuda::std::size_t num_row_samples, cuda::std::size_t num_rows,
-                           cuda::std::size_t row_stride_bytes, Counter* hist, int num_bins, Level lower, Level upper,
-                           cudaStream_t stream, histogram_options options) {
+                           cuda::std::size_t row_stride_bytes, Counter* hist, int num_bins, Level lower,
+                           Level upper, cudaStream_t stream, histogram_options options) {
   constexpr const char* who = "onchip::histogram_even";
   const detail::sample_rows in{num_row_samples, num_rows, row_stride_bytes};
   if (cudaError_t e = detail::check_even(who, num_bins, lower, upper); e != cudaSuccess) { return e; }
@@ -167,7 +184,9 @@ cudaError_t histogram(const Sample* samples, cuda::std::size_t n, Counter* hist,
                       cudaStream_t stream, histogram_options options) {
   constexpr const char* who = "onchip::histogram";
   const detail::sample_rows in{n, 1, n * sizeof(Sample)};
-  if (num_bins < 1) { return detail::invalid(who, "num_bins must be at least 1, got " + std::to_string(num_bins)); }
+  if (num_bins < 1) {
+    return detail::invalid(who, "num_bins must be at least 1, got " + std::to_string(num_bins));
+  }
   if (cudaError_t e = detail::check_call(who, samples, in, sizeof(Sample), hist); e != cudaSuccess) { return e; }
   const detail::plain_binners<1, Binner> binners{{binner}, {num_bins}};
   Counter* const out[1] = {hist};
@@ -176,9 +195,10 @@ cudaError_t histogram(const Sample* samples, cuda::std::size_t n, Counter* hist,
 
 template <int NumChannels, int NumActiveChannels, class Sample, class Counter, class Level>
 cudaError_t multi_histogram_even(const Sample* samples, cuda::std::size_t num_pixels,
-                                 Counter* const (&hist)[NumActiveChannels], const int (&num_bins)[NumActiveChannels],
-                                 const Level (&lower)[NumActiveChannels], const Level (&upper)[NumActiveChannels],
-                                 cudaStream_t stream, histogram_options options) {
+                                 Counter* const (&hist)[NumActiveChannels],
+                                 const int (&num_bins)[NumActiveChannels], const Level (&lower)[NumActiveChannels],
+                                 const Level (&upper)[NumActiveChannels], cudaStream_t stream,
+                                 histogram_options options) {
   static_assert(NumChannels >= 1 && NumChannels <= 4, "onchip::multi_histogram_even: 1 to 4 channels");
   static_assert(NumActiveChannels >= 1 && NumActiveChannels <= NumChannels,
                 "onchip::multi_histogram_even: 1 to NumChannels active channels");
@@ -218,16 +238,14 @@ cudaError_t multi_histogram_range(const Sample* samples, cuda::std::size_t num_p
 }
 
 template <class Sample, class Weight, class Counter, class Level>
-cudaError_t weighted_histogram_even(const Sample* samples, const Weight* weights, cuda::std::size_t n, Counter* hist,
-                                    int num_bins, Level lower, Level upper, cudaStream_t stream,
+cudaError_t weighted_histogram_even(const Sample* samples, const Weight* weights, cuda::std::size_t n,
+                                    Counter* hist, int num_bins, Level lower, Level upper, cudaStream_t stream,
                                     histogram_options options) {
-  static_assert(detail::counter_holds_v<Counter, Weight>,
-                "onchip::weighted_histogram_even: the counter type cannot hold the weight type (e.g. float weights "
-                "need float or double counters)");
   constexpr const char* who = "onchip::weighted_histogram_even";
   const detail::sample_rows in{n, 1, n * sizeof(Sample)};
-  if (cudaError_t e = detail::check_even(who, num_bins, lower, upper); e != cudaSuccess) { return e; }
-  if (cudaError_t e = detail::check_weighted(who, samples, weights, in, sizeof(Sample), hist); e != cudaSuccess) {
+  if (cudaError_t e = detail::check_weighted_call(who, detail::check_even(who, num_bins, lower, upper), samples,
+                                                  weights, in, hist);
+      e != cudaSuccess) {
     return e;
   }
   const detail::plain_binners<1, bin_even<Level>> binners{{bin_even<Level>(lower, upper, num_bins)}, {num_bins}};
@@ -239,13 +257,11 @@ template <class Sample, class Weight, class Counter, class Level>
 cudaError_t weighted_histogram_range(const Sample* samples, const Weight* weights, cuda::std::size_t n,
                                      Counter* hist, const Level* levels, int num_levels, cudaStream_t stream,
                                      histogram_options options) {
-  static_assert(detail::counter_holds_v<Counter, Weight>,
-                "onchip::weighted_histogram_range: the counter type cannot hold the weight type (e.g. float weights "
-                "need float or double counters)");
   constexpr const char* who = "onchip::weighted_histogram_range";
   const detail::sample_rows in{n, 1, n * sizeof(Sample)};
-  if (cudaError_t e = detail::check_levels(who, levels, num_levels); e != cudaSuccess) { return e; }
-  if (cudaError_t e = detail::check_weighted(who, samples, weights, in, sizeof(Sample), hist); e != cudaSuccess) {
+  if (cudaError_t e = detail::check_weighted_call(who, detail::check_levels(who, levels, num_levels), samples,
+                                                  weights, in, hist);
+      e != cudaSuccess) {
     return e;
   }
   const detail::range_binners<1, Level> binners{{levels}, {num_levels - 1}};
@@ -267,8 +283,8 @@ cudaError_t workspace_bytes(cuda::std::size_t n, int num_bins, cuda::std::size_t
   // The job of an even call (a custom binner's is described alike): the plan sees what histogram_even's would be.
   Counter* const out[1] = {nullptr};
   const plain_binners<1, bin_even<double>> binners{{}, {num_bins}};
-  const auto job = make_job<1, 1>(static_cast<const Sample*>(nullptr), {n, 1, n * sizeof(Sample)}, unweighted,
-                                  binners, out);
+  const auto job =
+      make_job<1, 1>(static_cast<const Sample*>(nullptr), {n, 1, n * sizeof(Sample)}, unweighted, binners, out);
   int device = 0;
   device_limits limits{};
   launch_plan plan{};
@@ -290,7 +306,9 @@ inline cudaError_t histogram_release_workspace() {
   constexpr const char* who = "onchip::histogram_release_workspace";
   int device = 0;
   if (cudaError_t e = detail::cuda_call(cudaGetDevice(&device), who); e != cudaSuccess) { return e; }
-  if (cudaError_t e = detail::cuda_call(detail::release_workspace_pool(device), who); e != cudaSuccess) { return e; }
+  if (cudaError_t e = detail::cuda_call(detail::release_workspace_pool(device), who); e != cudaSuccess) {
+    return e;
+  }
   return detail::succeed();
 }
 

@@ -42,8 +42,8 @@ inline const histogram_request& request_of(const histogram_options& options) {
 /// The current device, its limits, and the plan of `call` there as `request` asks, and in `fallback` the carry
 /// grid's fallback plan where the plan is the carry grid. Calls of one shape in a loop (small inputs, per frame or
 /// per tile) reuse this thread's last plans instead of planning again.
-inline cudaError_t plan_on_current_device(const histogram_call& call, const histogram_request& request, int& device,
-                                          device_limits& limits, launch_plan& plan, const char* who,
+inline cudaError_t plan_on_current_device(const histogram_call& call, const histogram_request& request,
+                                          int& device, device_limits& limits, launch_plan& plan, const char* who,
                                           launch_plan* fallback = nullptr) {
   if (cudaError_t e = current_device_limits(device, limits, who); e != cudaSuccess) { return e; }
   struct memo {
@@ -78,8 +78,8 @@ bool plannable(const Job& job, const histogram_options& options, const char* who
   int device = 0;
   device_limits limits{};
   launch_plan plan{};
-  return plan_on_current_device(call_of(job, options.accumulate), request_of(options), device, limits, plan, who) ==
-             cudaSuccess &&
+  return plan_on_current_device(call_of(job, options.accumulate), request_of(options), device, limits, plan,
+                                who) == cudaSuccess &&
          plan.ok();
 }
 
@@ -124,7 +124,7 @@ cudaError_t launch_kernel(const Job& job, const launch_plan& p, const kernel_arg
 /// the plan gave them.
 template <class Job, class Smem, int Threads, int Blocks, int Vectors>
 cudaError_t launch_shared(const Job& job, const launch_plan& p, const kernel_args& args, int device,
-                         const device_limits& d, cudaStream_t stream, const char* who) {
+                          const device_limits& d, cudaStream_t stream, const char* who) {
   if constexpr (admits_bitmaps(kind_of<Job>())) {
     if (p.level_bitmap) {
       return launch_kernel<shared_kernel<Job, Smem, Threads, Blocks, Vectors, true>>(job, p, args, device, d,
@@ -138,12 +138,11 @@ cudaError_t launch_shared(const Job& job, const launch_plan& p, const kernel_arg
 template <class Job, kernel_variant Variant>
 cudaError_t launch_replicas(const Job& job, const launch_plan& p, const kernel_args& args, int device,
                             const device_limits& d, cudaStream_t stream, const char* who) {
-  constexpr kernel_shape shape = shape_v<histogram_path::shared_replicas, Job, Variant == kernel_variant::small_slices,
-                                         Variant == kernel_variant::wide>;
+  constexpr kernel_shape shape = shape_v<histogram_path::shared_replicas, Job,
+                                         Variant == kernel_variant::small_slices, Variant == kernel_variant::wide>;
   if constexpr (admits(histogram_path::shared_replicas, Variant, kind_of<Job>())) {
-    return launch_shared<Job, typename Job::counter_t, shape.threads, shape.blocks, shape.vectors>(job, p, args,
-                                                                                                   device, d, stream,
-                                                                                                   who);
+    return launch_shared<Job, typename Job::counter_t, shape.threads, shape.blocks, shape.vectors>(
+        job, p, args, device, d, stream, who);
   } else {
     return invalid(who, "no kernel of this call's type serves the plan's variant of shared_replicas");
   }
@@ -164,7 +163,8 @@ cudaError_t launch_counting(const Job& job, const launch_plan& p, const kernel_a
           return launch_replicas<Job, kernel_variant::wide>(job, p, args, device, d, stream, who);
         case kernel_variant::small_slices:
           return launch_replicas<Job, kernel_variant::small_slices>(job, p, args, device, d, stream, who);
-        default: return launch_replicas<Job, kernel_variant::standard>(job, p, args, device, d, stream, who);
+        default:
+          return launch_replicas<Job, kernel_variant::standard>(job, p, args, device, d, stream, who);
       }
     case histogram_path::shared_packed16:
       if constexpr (admits(histogram_path::shared_packed16, kind) && admits_bitmaps(kind)) {
@@ -175,7 +175,8 @@ cudaError_t launch_counting(const Job& job, const launch_plan& p, const kernel_a
         }
       }
       if constexpr (admits(histogram_path::shared_packed16, kind)) {
-        return launch_kernel<shared_kernel<Job, cuda::std::uint16_t, packed.threads, packed.blocks, packed.vectors>>(
+        return launch_kernel<
+            shared_kernel<Job, cuda::std::uint16_t, packed.threads, packed.blocks, packed.vectors>>(
             job, p, args, device, d, stream, who);
       }
       break;
@@ -187,8 +188,9 @@ cudaError_t launch_counting(const Job& job, const launch_plan& p, const kernel_a
         }
       }
       return launch_kernel<global_kernel<Job, global.threads, global.blocks, global.vectors>>(job, p, args, device,
-                                                                                             d, stream, who);
-    default: break;
+                                                                                              d, stream, who);
+    default:
+      break;
   }
   return invalid(who, std::string("no kernel of this call's type serves the path ") + path_name(p.path));
 }
@@ -202,14 +204,14 @@ cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_ar
   constexpr kernel_shape lanes = shape_v<histogram_path::byte_lanes, Job>;
   if constexpr (admits(histogram_path::carry_grid, kind)) {
     if (p.path == histogram_path::carry_grid) {
-      return launch_kernel<carry_kernel<Job, tuning::carry_threads, tuning::carry_blocks, tuning::carry_vectors>>(
+      return launch_kernel<carry_kernel<Job, tuning::carry.threads, tuning::carry.blocks, tuning::carry.vectors>>(
           job, p, args, device, d, stream, who);
     }
   }
   if constexpr (admits(histogram_path::byte_lanes, kind)) {
     if (p.path == histogram_path::byte_lanes) {
-      return launch_kernel<byte_lanes_kernel<Job, lanes.threads, lanes.blocks, lanes.vectors>>(job, p, args, device,
-                                                                                              d, stream, who);
+      return launch_kernel<byte_lanes_kernel<Job, lanes.threads, lanes.blocks, lanes.vectors>>(
+          job, p, args, device, d, stream, who);
     }
   }
   if constexpr (byte_lanes_only(kind)) {
@@ -219,11 +221,82 @@ cudaError_t launch_planned(const Job& job, const launch_plan& p, const kernel_ar
   }
 }
 
+/// Whether the partition's scatter runs in its sm_90 shape (tuning::partition_scatter_shape) for Job on `device`:
+/// only where this translation unit's kernels run code compiled for sm_90 or later (PTX of an earlier
+/// architecture keeps the earlier shape, whose shared memory and grid the plan's hold too).
+template <class Job>
+cudaError_t scatter_since90(const launch_plan& plan, int device, const char* who, bool& since90) {
+  constexpr int sample_bytes = sizeof(typename Job::sample_t);
+  constexpr tuning::partition_shape shape = tuning::partition_scatter_shape(sample_bytes, 90);
+  since90 = plan.threads == shape.threads && tuning::partition_scatter_sm90_only(sample_bytes, shape.threads);
+  if (!since90) { return cudaSuccess; }
+  int arch = 0;
+  if (cudaError_t e = compiled_arch<
+          partition_scatter_kernel<Job, shape.threads, tuning::partition_scatter_blocks, shape.items>>(device, who,
+                                                                                                       arch);
+      e != cudaSuccess) {
+    return e;
+  }
+  since90 = arch >= 90;
+  return cudaSuccess;
+}
+
+/// The partition passes' arguments over `workspace` (16-byte aligned) for chunks of the plan's size: the buckets'
+/// sizes and claims, then the chunk's keys, then the table of each bucket's first key per tile.
+inline partition_args partition_arguments(const partition_plan& q, int tile, unsigned char* workspace,
+                                          unsigned long long* ignored) {
+  const cuda::std::size_t sizes_bytes = partition_workspace_bytes(q.buckets, 0, tile) - 16;
+  const cuda::std::size_t keys_bytes = partition_tiles(q.chunk_samples, tile) * tile * 2;
+  return {reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes),
+          reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes + keys_bytes),
+          reinterpret_cast<unsigned*>(workspace),
+          reinterpret_cast<unsigned*>(workspace) + q.buckets,
+          ignored,
+          q.buckets,
+          q.slice_bits,
+          0u,
+          q.item_keys,
+          q.direct,
+          false,
+          false};
+}
+
+/// One chunk's passes: the memset of the buckets' sizes and claims, the scatter (in its sm_90 shape where
+/// `since90`) and the bucket pass.
+template <class Job>
+cudaError_t run_partition_chunk(const Job& chunk, const partition_args& args, const launch_plan& plan,
+                                bool since90, int device, const device_limits& d, cudaStream_t stream,
+                                const char* who) {
+  constexpr int sample_bytes = sizeof(typename Job::sample_t);
+  constexpr tuning::partition_shape before = tuning::partition_scatter_shape(sample_bytes, 0),
+                                    after = tuning::partition_scatter_shape(sample_bytes, 90);
+  const partition_plan& q = plan.partition;
+  const cuda::std::size_t sizes_bytes = partition_workspace_bytes(q.buckets, 0, q.tile) - 16;
+  if (cudaError_t e = cuda_call(cudaMemsetAsync(args.sizes, 0, sizes_bytes, stream), who); e != cudaSuccess) {
+    return e;
+  }
+  const auto grid =
+      static_cast<int>(std::min<cuda::std::size_t>(args.tiles, static_cast<cuda::std::size_t>(plan.grid)));
+  if (cudaError_t e =
+          since90
+              ? launch_sized<
+                    partition_scatter_kernel<Job, after.threads, tuning::partition_scatter_blocks, after.items>>(
+                    grid, after.threads, plan.smem_bytes, device, d, stream, who, chunk, args)
+              : launch_sized<
+                    partition_scatter_kernel<Job, before.threads, tuning::partition_scatter_blocks, before.items>>(
+                    grid, before.threads, plan.smem_bytes, device, d, stream, who, chunk, args);
+      e != cudaSuccess) {
+    return e;
+  }
+  return launch_sized<partition_bins_kernel<Job, tuning::partition_bins_threads, tuning::partition_bins_gather>>(
+      q.bins_grid, tuning::partition_bins_threads, q.bins_smem, device, d, stream, who, chunk, args);
+}
+
 /**
  * The partition path over a validated, non-empty call, in chunks of plan.partition.chunk_samples samples, in
  * `workspace` (16-byte aligned, plan.partition.workspace_bytes - 16 bytes): per chunk, a memset of the buckets'
- * sizes and claims, the scatter and the bucket pass (kernels/partition.cuh). Where the plan says so (zero_in_kernel), the
- * first chunk overwrites every bin of the output (not cleared before).
+ * sizes and claims, the scatter and the bucket pass (kernels/partition.cuh). Where the plan says so
+ * (zero_in_kernel), the first chunk overwrites every bin of the output (not cleared before).
  */
 template <class Job>
 cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char* workspace,
@@ -231,66 +304,20 @@ cudaError_t run_partition(const Job& job, const launch_plan& plan, unsigned char
                           cudaStream_t stream, const char* who) {
   const partition_plan& q = plan.partition;
   constexpr int sample_bytes = sizeof(typename Job::sample_t), tile = partition_tile(sample_bytes);
-  // The scatter's shape on this device (from sm_90 on, a shape of its own: partition_scatter_shape).
-  constexpr tuning::partition_shape before = tuning::partition_scatter_shape(sample_bytes, 0),
-                                    since90 = tuning::partition_scatter_shape(sample_bytes, 90);
   if (q.tile != tile || plan.threads != tuning::partition_scatter_shape(sample_bytes, d.arch).threads) {
     return invalid(who, "the partition plan's tile does not match the samples' (a plan for another sample type)");
   }
-  // The sm_90 shape only where this translation unit's kernels run code compiled for sm_90 or later (PTX of an
-  // earlier architecture keeps the earlier shape, whose shared memory and grid the plan's hold too).
-  bool wide =
-      plan.threads == since90.threads && tuning::partition_scatter_sm90_only(sample_bytes, since90.threads);
-  if (wide) {
-    int arch = 0;
-    if (cudaError_t e = compiled_arch<
-            partition_scatter_kernel<Job, since90.threads, tuning::partition_scatter_blocks, since90.items>>(
-            device, who, arch);
-        e != cudaSuccess) {
-      return e;
-    }
-    wide = arch >= 90;
-  }
-  const cuda::std::size_t sizes_bytes = partition_workspace_bytes(q.buckets, 0, tile) - 16;
-  const cuda::std::size_t keys_bytes = partition_tiles(q.chunk_samples, tile) * tile * 2;
-  partition_args args{reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes),
-                      reinterpret_cast<cuda::std::uint16_t*>(workspace + sizes_bytes + keys_bytes),
-                      reinterpret_cast<unsigned*>(workspace),
-                      reinterpret_cast<unsigned*>(workspace) + q.buckets,
-                      ignored,
-                      q.buckets,
-                      q.slice_bits,
-                      0u,
-                      q.item_keys,
-                      q.direct,
-                      false,
-                      false};
+  bool since90 = false;
+  if (cudaError_t e = scatter_since90<Job>(plan, device, who, since90); e != cudaSuccess) { return e; }
+  partition_args args = partition_arguments(q, tile, workspace, ignored);
   for (cuda::std::size_t first = 0; first < job.row_samples; first += q.chunk_samples) {
     Job chunk = job;
     chunk.samples = job.samples + first;
     chunk.row_samples = std::min(q.chunk_samples, job.row_samples - first);
-    const cuda::std::size_t tiles = partition_tiles(chunk.row_samples, tile);
-    args.tiles = static_cast<unsigned>(tiles);
+    args.tiles = static_cast<unsigned>(partition_tiles(chunk.row_samples, tile));
     args.fresh = !accumulate && first == 0;
     args.overwrite = args.fresh && plan.zero_in_kernel;
-    if (cudaError_t e = cuda_call(cudaMemsetAsync(args.sizes, 0, sizes_bytes, stream), who); e != cudaSuccess) {
-      return e;
-    }
-    const auto grid =
-        static_cast<int>(std::min<cuda::std::size_t>(tiles, static_cast<cuda::std::size_t>(plan.grid)));
-    if (cudaError_t e =
-            wide ? launch_sized<partition_scatter_kernel<Job, since90.threads, tuning::partition_scatter_blocks,
-                                                         since90.items>>(grid, since90.threads, plan.smem_bytes,
-                                                                         device, d, stream, who, chunk, args)
-                 : launch_sized<partition_scatter_kernel<Job, before.threads, tuning::partition_scatter_blocks,
-                                                         before.items>>(grid, before.threads, plan.smem_bytes,
-                                                                        device, d, stream, who, chunk, args);
-        e != cudaSuccess) {
-      return e;
-    }
-    if (cudaError_t e = launch_sized<partition_bins_kernel<Job, tuning::partition_bins_threads,
-                                                           tuning::partition_bins_gather>>(
-            q.bins_grid, tuning::partition_bins_threads, q.bins_smem, device, d, stream, who, chunk, args);
+    if (cudaError_t e = run_partition_chunk(chunk, args, plan, since90, device, d, stream, who);
         e != cudaSuccess) {
       return e;
     }
@@ -310,8 +337,10 @@ inline cudaError_t partition_workspace(const histogram_call& call, const histogr
   const cuda::std::size_t needed = plan.partition.workspace_bytes;
   if (options.workspace != nullptr) {
     if (options.workspace_bytes < needed) {
-      return invalid(who, "the workspace holds " + std::to_string(options.workspace_bytes) + " bytes but this call "
-                          "needs " + std::to_string(needed) + " (histogram_workspace_bytes)");
+      return invalid(who, "the workspace holds " + std::to_string(options.workspace_bytes) +
+                              " bytes but this call "
+                              "needs " +
+                              std::to_string(needed) + " (histogram_workspace_bytes)");
     }
     workspace = static_cast<unsigned char*>(options.workspace);
   } else {
@@ -344,7 +373,8 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
   int device = 0;
   device_limits limits{};
   launch_plan plan{}, fallback{};
-  if (cudaError_t e = plan_on_current_device(call, request, device, limits, plan, who, &fallback); e != cudaSuccess) {
+  if (cudaError_t e = plan_on_current_device(call, request, device, limits, plan, who, &fallback);
+      e != cudaSuccess) {
     return e;
   }
   if (!plan.ok()) { return invalid(who, unplanned_message(call, limits, request)); }
@@ -381,13 +411,16 @@ cudaError_t run_launch(const Job& job, const histogram_options& options, cudaStr
     }
     return e == cudaSuccess ? succeed() : e;
   }
-  const kernel_args args{plan.walk, plan.replicas, plan.slices, plan.zero_in_kernel, planned_call(call, plan),
+  const kernel_args args{plan.walk,      plan.replicas, plan.slices, plan.zero_in_kernel, planned_call(call, plan),
                          options.ignored};
   if (cudaError_t e = launch_planned(job, plan, args, device, limits, stream, who); e != cudaSuccess) { return e; }
   if (plan.path == histogram_path::carry_grid) {  // the fallback, for levels that crowd the grid's cells
-    if (!fallback.ok()) { return invalid(who, unplanned_message(call, limits, request)); }  // the plan ensures it is
-    const kernel_args then{fallback.walk, fallback.replicas, fallback.slices, false, planned_call(call, fallback),
-                           options.ignored, carry_cell_bits(call)};
+    if (!fallback.ok()) {
+      return invalid(who, unplanned_message(call, limits, request));
+    }  // the plan ensures it is
+    const kernel_args then{
+        fallback.walk,   fallback.replicas,    fallback.slices, false, planned_call(call, fallback),
+        options.ignored, carry_cell_bits(call)};
     if (cudaError_t e = launch_planned(job, fallback, then, device, limits, stream, who); e != cudaSuccess) {
       return e;
     }

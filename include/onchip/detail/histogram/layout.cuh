@@ -17,10 +17,10 @@ namespace onchip::detail {
 /// The byte-addressed pieces of a shared layout, as the device carves them.
 struct shared_spans {
   unsigned char* levels[max_channels];  // range binners: the staged levels (null: searched in device memory)
-  unsigned char* cells[max_channels];  // range binners: the level grid's cells (level_cell<Level>)
-  int cell_count[max_channels];        // and how many (0: no grid)
-  unsigned char* bitmap[max_channels]; // range binners: the bitmap's entries (bitmap_entry; null: no bitmap)
-  unsigned char* table;                // value table binners: the bin of every sample value
+  unsigned char* cells[max_channels];   // range binners: the level grid's cells (level_cell<Level>)
+  int cell_count[max_channels];         // and how many (0: no grid)
+  unsigned char* bitmap[max_channels];  // range binners: the bitmap's entries (bitmap_entry; null: no bitmap)
+  unsigned char* table;                 // value table binners: the bin of every sample value
   unsigned char* counters;
 };
 
@@ -54,7 +54,7 @@ struct shared_layout {
   int words;
   ONCHIP_HOST_DEVICE shared_spans operator()(carver& c) const {
     shared_spans s{};
-ONCHIP_UNROLL
+    ONCHIP_UNROLL
     for (int a = 0; a < max_channels; ++a) {  // constant indices: nothing in local memory
       const bool staged = a < call.active && call.level_bytes > 0 && call.level_staged;
       const auto bytes = staged ? static_cast<cuda::std::size_t>(call.bins[a] + 1) * call.level_bytes : 0;
@@ -68,7 +68,8 @@ ONCHIP_UNROLL
       s.bitmap[a] = bitmap_bytes(call, a) > 0 ? bitmap : nullptr;
     }
     s.table = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(call.table_bytes)).data();
-    s.counters = c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(replicas) * words * word_bytes).data();
+    s.counters =
+        c.take_aligned<16, unsigned char>(static_cast<cuda::std::size_t>(replicas) * words * word_bytes).data();
     return s;
   }
 };

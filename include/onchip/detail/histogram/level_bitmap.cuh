@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Range binning through a bitmap of sub-cells, for levels that stay in device memory (more than shared memory
 // holds beside the counters). The map of level_grid.cuh lays many more sub-cells over [first level, last level)
-// than there are levels, and shared memory keeps, per 32 sub-cells, one bit per sub-cell that holds a level and the
-// number of levels in lower sub-cells: 8 bytes per 32 sub-cells. A sample's bin is that number plus the levels of
-// its entry below its own sub-cell (a population count), and, only where its own sub-cell holds a level, one
+// than there are levels, and shared memory keeps, per 32 sub-cells, one bit per sub-cell that holds a level and
+// the number of levels in lower sub-cells: 8 bytes per 32 sub-cells. A sample's bin is that number plus the levels
+// of its entry below its own sub-cell (a population count), and, only where its own sub-cell holds a level, one
 // compare with that level read from device memory. An entry in which a sub-cell holds two or more levels is marked
 // and its samples search the entry's levels instead.
 //
@@ -25,9 +25,9 @@
 
 namespace onchip::detail {
 
-/// 32 sub-cells of a level bitmap: bit r set when sub-cell 32w + r holds one of levels[1..bins]; `below` the number
-/// of those levels in lower sub-cells, with bitmap_crowded set when a sub-cell of the entry holds two or more. A
-/// marked (crowded) entry's bits are cleared: its samples search its levels instead.
+/// 32 sub-cells of a level bitmap: bit r set when sub-cell 32w + r holds one of levels[1..bins]; `below` the
+/// number of those levels in lower sub-cells, with bitmap_crowded set when a sub-cell of the entry holds two or
+/// more. A marked (crowded) entry's bits are cleared: its samples search its levels instead.
 struct bitmap_entry {
   cuda::std::uint32_t bits;
   cuda::std::uint32_t below;
@@ -64,17 +64,18 @@ template <class Level>
 ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE Level level_if(bool read, const Level* levels, int i) {
 #if defined(__CUDA_ARCH__)
   if constexpr ((cuda::std::is_integral_v<Level> || cuda::std::is_same_v<Level, float> ||
-                 cuda::std::is_same_v<Level, double>) &&
-                (sizeof(Level) == 4 || sizeof(Level) == 8)) {
+                 cuda::std::is_same_v<Level, double>)&&(sizeof(Level) == 4 || sizeof(Level) == 8)) {
     using bits_t = cuda::std::conditional_t<sizeof(Level) == 4, cuda::std::uint32_t, cuda::std::uint64_t>;
     bits_t v = 0;
     const Level* at = levels + i;
     if constexpr (sizeof(Level) == 4) {
       asm("{\n .reg .pred p;\n setp.ne.u32 p, %1, 0;\n @p ld.global.nc.b32 %0, [%2];\n}"
-          : "+r"(v) : "r"(static_cast<unsigned>(read)), "l"(at));
+          : "+r"(v)
+          : "r"(static_cast<unsigned>(read)), "l"(at));
     } else {
       asm("{\n .reg .pred p;\n setp.ne.u32 p, %1, 0;\n @p ld.global.nc.b64 %0, [%2];\n}"
-          : "+l"(v) : "r"(static_cast<unsigned>(read)), "l"(at));
+          : "+l"(v)
+          : "r"(static_cast<unsigned>(read)), "l"(at));
     }
     if constexpr (cuda::std::is_same_v<Level, float>) {
       return __uint_as_float(v);

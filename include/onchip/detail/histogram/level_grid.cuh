@@ -6,8 +6,8 @@
 // search only in a cell that two or more level boundaries cross.
 //
 // Why it is exact: the cell of a value is a non-decreasing function of the value (cell_map), the same function
-// for samples and levels. For a sample x in cell c, every level whose cell is below c lies below x, and every level
-// whose cell is above c lies above x; so bin(x) = #{i >= 1 : levels[i] <= x} is at least lo(c) = #{i >= 1 :
+// for samples and levels. For a sample x in cell c, every level whose cell is below c lies below x, and every
+// level whose cell is above c lies above x; so bin(x) = #{i >= 1 : levels[i] <= x} is at least lo(c) = #{i >= 1 :
 // cell(levels[i]) < c} and at most lo(c + 1). The search runs between those two.
 #pragma once
 
@@ -132,7 +132,8 @@ struct level_cell {
 /// The cell whose values have `lo` levels of levels[1..bins] below their cell and `hi` below the next cell
 /// (either clamped to the last bin, so that nothing read from the cell leaves the levels, whatever they hold).
 template <class Level>
-ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_cell<Level> level_cell_from(const Level* levels, int bins, int lo, int hi) {
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_cell<Level> level_cell_from(const Level* levels, int bins, int lo,
+                                                                        int hi) {
   const int last = bins - 1;
   lo = lo < last ? lo : last;
   hi = hi < last ? hi : last;
@@ -143,8 +144,8 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_cell<Level> level_cell_from(const Le
 
 /// Cell c of the grid that `map` lays over levels[0..bins], by two binary searches.
 template <class Map, class Level>
-ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_cell<Level> level_cell_of(const Level* levels, int bins, const Map& map,
-                                                                      int c) {
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_cell<Level> level_cell_of(const Level* levels, int bins,
+                                                                      const Map& map, int c) {
   return level_cell_from(levels, bins, levels_below_cell(levels, bins, map, c),
                          c + 1 < map.cells ? levels_below_cell(levels, bins, map, c + 1) : bins);
 }
@@ -164,7 +165,8 @@ struct level_fill {
 };
 
 template <class Map, class Level>
-ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_fill level_fill_of(const Level* levels, int bins, const Map& map, int i) {
+ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE level_fill level_fill_of(const Level* levels, int bins, const Map& map,
+                                                               int i) {
   const int cell = map(levels[i]);
   const int before = i > 1 ? map(levels[i - 1]) : -1;
   const int next = i < bins ? map(levels[i + 1]) : map.cells;

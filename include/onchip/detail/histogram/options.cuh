@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 onchip developers
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// onchip::histogram_options, the options every device-wide histogram function takes (declared in a leaf of its own,
-// so the launch code needs nothing else of the public header).
+// onchip::histogram_options, the options every device-wide histogram function takes (declared in a leaf of its
+// own, so the launch code needs nothing else of the public header).
 #pragma once
 
 #include <cuda/std/cstddef>

@@ -65,7 +65,8 @@ struct partition_scatter_layout {
     s.warp_sums = c.take<unsigned>(32).data();
     s.skewed = c.take<unsigned>(1).data();
     if (direct) {
-      s.direct = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits))).data();
+      s.direct =
+          c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits))).data();
     }
     return s;
   }
@@ -86,7 +87,8 @@ struct partition_bins_layout {
     spans s{};  // the fixed-size arrays first: their places are constants, not registers, in the kernel
     s.warp_sums = c.take<unsigned>(32).data();
     s.spare = c.take<unsigned>(256).data();
-    s.counters = c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits))).data();
+    s.counters =
+        c.take_aligned<16, unsigned>(static_cast<cuda::std::size_t>(padded_words(1 << slice_bits))).data();
     s.items = c.take<unsigned>(static_cast<cuda::std::size_t>(buckets) + 1).data();
     return s;
   }
@@ -98,8 +100,8 @@ ONCHIP_HOST_DEVICE constexpr int partition_tile(int sample_bytes) {
   const tuning::partition_shape shape = tuning::partition_scatter_shape(sample_bytes, 0);
   return shape.threads * shape.items;
 }
-static_assert(partition_tile(4) == tuning::partition_scatter_shape(4, 90).threads *
-                                       tuning::partition_scatter_shape(4, 90).items,
+static_assert(partition_tile(4) ==
+                  tuning::partition_scatter_shape(4, 90).threads * tuning::partition_scatter_shape(4, 90).items,
               "the scatter's shapes must make the same tile on every device: the bucket pass compiles it in");
 
 /// Tiles of `tile` samples that `samples` samples take (the last one may be partial).

@@ -30,9 +30,18 @@ struct call_kind {
 
 /// The kind of a call described at run time.
 ONCHIP_HOST_DEVICE constexpr call_kind kind_of(const histogram_call& c) {
-  return {c.sample_bytes, c.byte_samples,   c.integer_samples, c.wide_integer_binning,
-          c.channels,     c.active,         c.level_bytes,     c.table_bytes,
-          c.weighted,     c.counter_bytes,  c.counter_takes_packed16, c.segments > 0};
+  return {c.sample_bytes,
+          c.byte_samples,
+          c.integer_samples,
+          c.wide_integer_binning,
+          c.channels,
+          c.active,
+          c.level_bytes,
+          c.table_bytes,
+          c.weighted,
+          c.counter_bytes,
+          c.counter_takes_packed16,
+          c.segments > 0};
 }
 
 /// Bytes that only the byte kernel counts: one plane of counters (one or two active channels), which every GPU
@@ -45,14 +54,19 @@ ONCHIP_HOST_DEVICE constexpr bool byte_lanes_only(const call_kind& k) {
 ONCHIP_HOST_DEVICE constexpr bool admits(histogram_path path, const call_kind& k) {
   const bool one_stream = k.active == 1 && !k.weighted && !k.segmented;
   switch (path) {
-    case histogram_path::byte_lanes: return k.byte_samples && !k.weighted && !k.segmented;
-    case histogram_path::shared_packed16: return !byte_lanes_only(k) && one_stream && k.counter_takes_packed16;
-    case histogram_path::carry_grid: return k.table_bytes > 0 && one_stream;
+    case histogram_path::byte_lanes:
+      return k.byte_samples && !k.weighted && !k.segmented;
+    case histogram_path::shared_packed16:
+      return !byte_lanes_only(k) && one_stream && k.counter_takes_packed16;
+    case histogram_path::carry_grid:
+      return k.table_bytes > 0 && one_stream;
     case histogram_path::partition:
       return !k.byte_samples && k.channels == 1 && one_stream && k.level_bytes == 0 && k.table_bytes == 0;
     case histogram_path::shared_replicas:
-    case histogram_path::global_atomics: return !byte_lanes_only(k);
-    default: return false;
+    case histogram_path::global_atomics:
+      return !byte_lanes_only(k);
+    default:
+      return false;
   }
 }
 
@@ -63,8 +77,8 @@ ONCHIP_HOST_DEVICE constexpr bool wide_candidate(const call_kind& k) {
 }
 
 /// Range binning of one channel of 4-byte samples between 4-byte levels, unweighted, not segmented: its loop over
-/// the level grid is bound by shared-memory bank traffic (the cells' loads and the atomics), so it runs as one wide
-/// block wherever that holds more copies.
+/// the level grid is bound by shared-memory bank traffic (the cells' loads and the atomics), so it runs as one
+/// wide block wherever that holds more copies.
 ONCHIP_HOST_DEVICE constexpr bool wide_range_candidate(const call_kind& k) {
   return k.sample_bytes == 4 && k.level_bytes == 4 && k.channels == 1 && k.active == 1 && !k.weighted &&
          !k.segmented;
@@ -74,11 +88,14 @@ ONCHIP_HOST_DEVICE constexpr bool wide_range_candidate(const call_kind& k) {
 ONCHIP_HOST_DEVICE constexpr bool admits(histogram_path path, kernel_variant variant, const call_kind& k) {
   if (!admits(path, k)) { return false; }
   switch (variant) {
-    case kernel_variant::standard: return true;
+    case kernel_variant::standard:
+      return true;
     case kernel_variant::wide:
       return path == histogram_path::shared_replicas && (wide_candidate(k) || wide_range_candidate(k));
-    case kernel_variant::small_slices: return path == histogram_path::shared_replicas && k.segmented;
-    default: return false;
+    case kernel_variant::small_slices:
+      return path == histogram_path::shared_replicas && k.segmented;
+    default:
+      return false;
   }
 }
 

@@ -46,11 +46,11 @@ ONCHIP_HOST_DEVICE constexpr bool small_slices(const histogram_call& c, const de
 }
 
 /**
- * How a byte input of rows of `row_bytes` bytes runs as launches of fewer than `limit` bytes each (the byte kernel's
- * counter words cannot wrap below tuning::byte_lane_max_bytes): `rows_per_piece` whole rows at a time where rows
- * are shorter than that, else every row cut into pieces of `piece_bytes` (the last one shorter), a multiple of 16
- * and of the channels, so every piece starts in channel 0 and at its row's alignment. Needs row_bytes > 0 and
- * limit > 16 * channels.
+ * How a byte input of rows of `row_bytes` bytes runs as launches of fewer than `limit` bytes each (the byte
+ * kernel's counter words cannot wrap below tuning::byte_lane_max_bytes): `rows_per_piece` whole rows at a time
+ * where rows are shorter than that, else every row cut into pieces of `piece_bytes` (the last one shorter), a
+ * multiple of 16 and of the channels, so every piece starts in channel 0 and at its row's alignment. Needs
+ * row_bytes > 0 and limit > 16 * channels.
  */
 struct byte_pieces {
   cuda::std::size_t rows_per_piece;  // 0: rows are cut into pieces
@@ -68,13 +68,18 @@ ONCHIP_HOST_DEVICE constexpr byte_pieces plan_byte_pieces(cuda::std::size_t row_
 ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_call& c) {
   if (!admits(path, kind_of(c))) { return false; }
   bool stageable = true;  // range binners: every channel's levels within max_staged_bins
-  for (int a = 0; a < c.active && c.level_bytes > 0; ++a) { stageable = stageable && c.bins[a] <= max_staged_bins; }
+  for (int a = 0; a < c.active && c.level_bytes > 0; ++a) {
+    stageable = stageable && c.bins[a] <= max_staged_bins;
+  }
   switch (path) {
     case histogram_path::carry_grid:
       return c.total_bins() <= tuning::carry_max_bins && c.row_samples * c.rows < tuning::carry_max_samples;
-    case histogram_path::partition: return c.rows == 1;
-    case histogram_path::byte_lanes: return true;
-    default: return stageable;
+    case histogram_path::partition:
+      return c.rows == 1;
+    case histogram_path::byte_lanes:
+      return true;
+    default:
+      return stageable;
   }
 }
 
@@ -118,9 +123,9 @@ ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_c
     }
     launch_plan p{};
     p.path = path;
-    p.variant = wide ? kernel_variant::wide
+    p.variant = wide                                                            ? kernel_variant::wide
                 : path == histogram_path::shared_replicas && small_slices(c, d) ? kernel_variant::small_slices
-                                                                               : kernel_variant::standard;
+                                                                                : kernel_variant::standard;
     p.threads = shape.threads;
     p.blocks_per_sm = blocks;
     p.replicas = replicas;
@@ -132,9 +137,11 @@ ONCHIP_HOST_DEVICE inline launch_plan fit(histogram_path path, const histogram_c
 }
 
 /// Fewer copies for small inputs: at most one counter word per tuning::samples_per_counter_word samples a block.
-ONCHIP_HOST_DEVICE inline launch_plan trim_replicas(launch_plan p, const histogram_call& c, cuda::std::size_t samples) {
+ONCHIP_HOST_DEVICE inline launch_plan trim_replicas(launch_plan p, const histogram_call& c,
+                                                    cuda::std::size_t samples) {
   const int words = layout_of(p.path, c, 1).words;
-  while (p.replicas > 1 && static_cast<cuda::std::size_t>(p.replicas) * words * tuning::samples_per_counter_word > samples) {
+  while (p.replicas > 1 &&
+         static_cast<cuda::std::size_t>(p.replicas) * words * tuning::samples_per_counter_word > samples) {
     p.replicas /= 2;
   }
   p.smem_bytes = smem_bytes(layout_of(p.path, c, p.replicas));
@@ -149,14 +156,14 @@ ONCHIP_HOST_DEVICE inline launch_plan shape_grid(launch_plan p, const histogram_
   if (c.segments > 0) {
     p.walk = traversal::segment_slices;
     p.slices = resident / c.segments > 1 ? static_cast<int>(resident / c.segments) : 1;
-  } else if (c.rows == 1 || c.row_samples >= static_cast<cuda::std::size_t>(resident * p.threads *
-                                                                             tuning::whole_grid_samples_per_thread)) {
+  } else if (c.rows == 1 || c.row_samples >= static_cast<cuda::std::size_t>(
+                                                 resident * p.threads * tuning::whole_grid_samples_per_thread)) {
     p.walk = traversal::whole_grid;
     // Rounds of at most the common vector count: more vectors in flight do not mean fewer, fuller blocks.
     const int common = tuning::sample_vectors(c.sample_bytes);
-    const int vectors = p.path == histogram_path::byte_lanes ? tuning::byte_lane_small_vectors
-                                                              : (p.vectors < common ? p.vectors : common) *
-                                                                    tuning::min_rounds_per_block;
+    const int vectors = p.path == histogram_path::byte_lanes
+                            ? tuning::byte_lane_small_vectors
+                            : (p.vectors < common ? p.vectors : common) * tuning::min_rounds_per_block;
     const auto per_block = static_cast<cuda::std::size_t>(p.threads) * vectors * 16;
     const auto wanted = (c.input_bytes() + per_block - 1) / per_block;
     grid = wanted < static_cast<cuda::std::size_t>(resident) ? static_cast<long long>(wanted) : resident;
@@ -256,12 +263,12 @@ ONCHIP_HOST_DEVICE constexpr bool worth_carrying(const histogram_call& c) {
 
 /// The first path in order that serves `call` and fits `device` (`only`: that path alone; `skip`: any but that).
 ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, const device_limits& device,
-                                               histogram_path only,
-                                               cuda::std::size_t workspace_cap = tuning::partition_workspace_cap,
-                                               histogram_path skip = histogram_path::automatic) {
-  histogram_path order[] = {histogram_path::byte_lanes, histogram_path::carry_grid, histogram_path::shared_replicas,
-                            histogram_path::shared_packed16, histogram_path::partition,
-                            histogram_path::global_atomics};
+                                                histogram_path only,
+                                                cuda::std::size_t workspace_cap = tuning::partition_workspace_cap,
+                                                histogram_path skip = histogram_path::automatic) {
+  histogram_path order[] = {histogram_path::byte_lanes,      histogram_path::carry_grid,
+                            histogram_path::shared_replicas, histogram_path::shared_packed16,
+                            histogram_path::partition,       histogram_path::global_atomics};
   if (call.table_bytes > 0) {  // folding values beats a table read per sample wherever the counters can carry
     order[2] = histogram_path::shared_packed16;
     order[3] = histogram_path::shared_replicas;
@@ -279,7 +286,7 @@ ONCHIP_HOST_DEVICE inline launch_plan first_fit(const histogram_call& call, cons
     }
     launch_plan p = fit(path, call, device);
     if (path == histogram_path::carry_grid &&  // two blocks of 1024 threads, and a fallback for crowded levels
-        (p.blocks_per_sm < tuning::carry_blocks ||
+        (p.blocks_per_sm < tuning::carry.blocks ||
          !first_fit(call, device, histogram_path::automatic, workspace_cap, histogram_path::carry_grid).ok())) {
       continue;
     }

@@ -22,28 +22,31 @@ ONCHIP_HOST_DEVICE constexpr bool integer_stream(bool integer_samples, bool wide
 /// interleaved layout (one active channel too) in its several-channel shape: in the one-channel shape the merge of
 /// 2/1, 3/1 and 4/1 layouts spilled registers.
 ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int sample_bytes, bool range_binner,
-                                                  bool integer_stream, bool small_slices = false, int channels = 1,
-                                                  int active = 1, bool wide = false, bool bitmap = false,
-                                                  int arch = 0) {
+                                                   bool integer_stream, bool small_slices = false,
+                                                   int channels = 1, int active = 1, bool wide = false,
+                                                   bool bitmap = false, int arch = 0) {
   if (wide) {
-    return {tuning::wide_threads, tuning::wide_blocks,
-            range_binner ? tuning::sample_vectors(sample_bytes) : tuning::wide_vectors};
+    return {tuning::wide.threads, tuning::wide.blocks,
+            range_binner ? tuning::sample_vectors(sample_bytes) : tuning::wide.vectors};
   }
   switch (path) {
     case histogram_path::byte_lanes:
-      if (channels > 1) {
-        return {tuning::byte_lane_channel_threads, tuning::byte_lane_channel_blocks,
-                tuning::byte_lane_channel_vectors};
+      if (channels > 1) {  // members, not the objects (device code cannot refer to host-side constants)
+        return {tuning::byte_lane_channels.threads, tuning::byte_lane_channels.blocks,
+                tuning::byte_lane_channels.vectors};
       }
-      return {tuning::byte_lane_threads, tuning::byte_lane_blocks, tuning::byte_lane_vectors};
+      return {tuning::byte_lanes.threads, tuning::byte_lanes.blocks, tuning::byte_lanes.vectors};
     case histogram_path::shared_replicas:
       return {small_slices ? tuning::segment_threads : tuning::shared_threads,
-              small_slices ? tuning::segment_blocks : active > 1 ? tuning::channel_blocks : tuning::shared_blocks,
+              small_slices ? tuning::segment_blocks
+              : active > 1 ? tuning::channel_blocks
+                           : tuning::shared_blocks,
               tuning::shared_vectors(sample_bytes, range_binner, integer_stream)};
     case histogram_path::shared_packed16:
       return {tuning::packed16_threads(range_binner, sample_bytes, bitmap), tuning::packed16_blocks,
               tuning::packed16_vectors};
-    case histogram_path::carry_grid: return {tuning::carry_threads, tuning::carry_blocks, tuning::carry_vectors};
+    case histogram_path::carry_grid:
+      return {tuning::carry.threads, tuning::carry.blocks, tuning::carry.vectors};
     case histogram_path::partition:  // the scatter's shape (the bucket pass: tuning::partition_bins_threads)
       return {tuning::partition_scatter_shape(sample_bytes, arch).threads, tuning::partition_scatter_blocks,
               tuning::partition_bins_gather};

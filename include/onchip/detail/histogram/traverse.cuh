@@ -60,8 +60,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void walk_segments(const Job job, int slices, F
 #  if ONCHIP_CHECKS
     if (end < begin) {
       if (block_rank() == 0) {
-        printf("onchip::segmented_histogram_even: segment_offsets must not decrease, but segment %d runs from %lld "
-               "to %lld\n", s, begin, end);
+        printf(
+            "onchip::segmented_histogram_even: segment_offsets must not decrease, but segment %d runs from %lld "
+            "to %lld\n",
+            s, begin, end);
       }
       fail_check(block_rank() == 0);
     }
@@ -79,11 +81,12 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void walk_segments(const Job job, int slices, F
 /// Runs on_vector(vec, index) / on_item(sample, index) over the job's samples as the plan walks them (index:
 /// within the row or slice); segmented jobs go through `around` (see walk_segments).
 template <int Vectors, class Job, class FV, class FI, class Around>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void walk_samples(const Job job, const kernel_args& a, FV&& on_vector, FI&& on_item,
-                                                   Around&& around) {
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void walk_samples(const Job job, const kernel_args& a, FV&& on_vector,
+                                                   FI&& on_item, Around&& around) {
   using sample_t = typename Job::sample_t;
   auto row = [&](cuda::std::size_t r) {
-    return reinterpret_cast<const sample_t*>(reinterpret_cast<const unsigned char*>(job.samples) + r * job.row_stride);
+    return reinterpret_cast<const sample_t*>(reinterpret_cast<const unsigned char*>(job.samples) +
+                                             r * job.row_stride);
   };
   if constexpr (Job::segmented) {
     walk_segments<Vectors>(job, a.slices, on_vector, on_item, around);
@@ -103,13 +106,17 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void walk_samples(const Job job, const kernel_a
 template <class S, class W>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE bool weights_pair_with(const S* samples, const W* weights) {
   return sizeof(S) == sizeof(W) &&
-         (reinterpret_cast<cuda::std::uintptr_t>(samples) - reinterpret_cast<cuda::std::uintptr_t>(weights)) % 16 == 0;
+         (reinterpret_cast<cuda::std::uintptr_t>(samples) - reinterpret_cast<cuda::std::uintptr_t>(weights)) %
+                 16 ==
+             0;
 }
 
 /// No per-slice work (jobs that are not segmented).
 struct no_slices {
   template <class Count>
-  ONCHIP_DEVICE void operator()(int, Count&& count) const { count(); }
+  ONCHIP_DEVICE void operator()(int, Count&& count) const {
+    count();
+  }
 };
 
 /**
@@ -122,7 +129,7 @@ template <int Vectors, class Job, class Count>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE bool count_weight_pairs(const Job& job, const kernel_args& a, Count& count,
                                                          unsigned long long& ignored) {
   using sample_t = typename Job::sample_t;
-  constexpr int per_vector = items_per_16b<sample_t> > 0 ? items_per_16b<sample_t> : 1;
+  constexpr int per_vector = items_per_16b < sample_t >> 0 ? items_per_16b<sample_t> : 1;
   if constexpr (Job::weighted && Job::channels == 1 && !Job::segmented && per_vector > 1) {
     if (a.walk == traversal::whole_grid && job.rows == 1 && weights_pair_with(job.samples, job.weights)) {
       using weight_t = typename Job::weight_t;
@@ -152,10 +159,11 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE bool count_weight_pairs(const Job& job, const k
  */
 template <int Vectors, bool SpareCounts = false, class Job, class Staged, class Add, class Around>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job, const kernel_args& a,
-                                                                  const Staged binners, Add& add, Around&& around) {
+                                                                  const Staged binners, Add& add,
+                                                                  Around&& around) {
   using sample_t = typename Job::sample_t;
   constexpr int C = Job::channels, A = Job::active;
-  constexpr int per_vector = items_per_16b<sample_t> > 0 ? items_per_16b<sample_t> : 1;
+  constexpr int per_vector = items_per_16b < sample_t >> 0 ? items_per_16b<sample_t> : 1;
   unsigned long long ignored = 0;
   // Counts one sample in `bin` (or `weight` equal unweighted samples); returns 1 (or `weight`) if in no bin.
   auto count_bin = [&](auto ch, int bin, auto weight) -> unsigned {
@@ -199,7 +207,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job,
         int bins[batch];
         step_batch(binner, items, k0, bins);
 #  pragma unroll
-        for (int k = 0; k < batch; ++k) { missed += count_bin(cuda::std::integral_constant<int, 0>{}, bins[k], 1u); }
+        for (int k = 0; k < batch; ++k) {
+          missed += count_bin(cuda::std::integral_constant<int, 0>{}, bins[k], 1u);
+        }
       }
     } else {
 #  pragma unroll
@@ -208,7 +218,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job,
     ignored += missed;
   };
   if (count_weight_pairs<Vectors>(job, a, count, ignored)) { return ignored; }
-  walk_samples<Vectors>(job, a, on_vector, [&](sample_t v, cuda::std::size_t i) { ignored += visit(v, i); }, around);
+  walk_samples<Vectors>(
+      job, a, on_vector, [&](sample_t v, cuda::std::size_t i) { ignored += visit(v, i); }, around);
   return ignored;
 }
 
@@ -219,7 +230,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void add_ignored(unsigned long long count, unsi
   if (threadIdx.x % 32 == 0 && count != 0) { atomicAdd(total, count); }
 }
 
-/// Adds `sum` to merged bin `b` of the output (segment `base` bins in); the channel is found with constant indices.
+/// Adds `sum` to merged bin `b` of the output (segment `base` bins in); the channel is found with constant
+/// indices.
 template <class Job, class Sum>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void add_to_output(const Job& job, int b, Sum sum, cuda::std::size_t base) {
   using counter_t = typename Job::counter_t;
@@ -238,8 +250,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void zero_output(const Job& job, const kernel_a
   if (!a.zero_output) { return; }
 #  pragma unroll
   for (int c = 0; c < Job::active; ++c) {
-    const cuda::std::size_t bins = static_cast<cuda::std::size_t>(job.offset[c + 1] - job.offset[c]) *
-                                   (Job::segmented ? job.rows : 1);
+    const cuda::std::size_t bins =
+        static_cast<cuda::std::size_t>(job.offset[c + 1] - job.offset[c]) * (Job::segmented ? job.rows : 1);
     for (cuda::std::size_t i = block_rank(); i < bins; i += block_size()) { job.hist[c][i] = 0; }
   }
 }

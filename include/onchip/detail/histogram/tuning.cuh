@@ -9,15 +9,29 @@
 
 #include <cuda/std/cstddef>
 
+namespace onchip::detail {
+
+/// Threads, intended blocks per SM and 16-byte vectors in flight per thread of a kernel (shape.cuh gives each
+/// path's for a call; the kernels take the same numbers as template arguments).
+struct kernel_shape {
+  int threads;
+  int blocks;
+  int vectors;
+};
+
+}  // namespace onchip::detail
+
 namespace onchip::detail::tuning {
 
-// --- Architectures before sm_90. ---------------------------------------------------------------------------------
+// --- Architectures before sm_90.
+// ---------------------------------------------------------------------------------
 /**
  * Vectors in flight a kernel keeps in the pass compiled for this GPU: the counts here are the H200's; before sm_90
- * a kernel keeps at most `pre_hopper_cap` (ptxas for sm_80 needs more registers for the same loops and spilled 4-24
- * bytes to local memory at the H200's counts: the packed 16-bit kernel at 4 vectors, the shared kernel at 6; none
- * at 2 and 4). The host's plan keeps the H200's count (it only sizes small grids). The byte kernel needs no cap: at
- * one block an SM it has 64 registers a thread and keeps its eight vectors without spilling on sm_75 and sm_80.
+ * a kernel keeps at most `pre_hopper_cap` (ptxas for sm_80 needs more registers for the same loops and spilled
+ * 4-24 bytes to local memory at the H200's counts: the packed 16-bit kernel at 4 vectors, the shared kernel at 6;
+ * none at 2 and 4). The host's plan keeps the H200's count (it only sizes small grids). The byte kernel needs no
+ * cap: at one block an SM it has 64 registers a thread and keeps its eight vectors without spilling on sm_75 and
+ * sm_80.
  */
 ONCHIP_HOST_DEVICE constexpr int device_vectors(int vectors, int pre_hopper_cap) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
@@ -30,12 +44,15 @@ ONCHIP_HOST_DEVICE constexpr int device_vectors(int vectors, int pre_hopper_cap)
 /**
  * The blocks per SM a kernel of `threads` threads asks its launch bounds for in the pass compiled for this GPU:
  * the H200's count, capped to the threads an SM of this architecture holds (sm_75: 1024; sm_86, sm_87, sm_89 and
- * sm_120: 1536), so that ptxas accepts the bounds; the plan caps blocks per SM the same way from the device's limits.
+ * sm_120: 1536), so that ptxas accepts the bounds; the plan caps blocks per SM the same way from the device's
+ * limits.
  */
 ONCHIP_HOST_DEVICE constexpr int device_min_blocks(int threads, int blocks) {
 #if defined(__CUDA_ARCH__)
   constexpr int arch = __CUDA_ARCH__;
-  constexpr int sm_threads = arch == 750 ? 1024 : (arch == 860 || arch == 870 || arch == 890 || arch >= 1200) ? 1536 : 2048;
+  constexpr int sm_threads = arch == 750                                                   ? 1024
+                             : (arch == 860 || arch == 870 || arch == 890 || arch >= 1200) ? 1536
+                                                                                           : 2048;
   const int fit = sm_threads / threads > 0 ? sm_threads / threads : 1;
   return blocks < fit ? blocks : fit;
 #else
@@ -54,14 +71,10 @@ ONCHIP_HOST_DEVICE constexpr int byte_lane_planes(int active) { return active <=
 /// loads in flight) ran 0.1-0.7 points of the read ceiling below it on every input tried, three blocks of 512
 /// threads 1-2 points below (H100, 2026-12-06; bench_byte_shapes; bench/notes/histogram-kernels.md, "The byte
 /// kernel's shape").
-inline constexpr int byte_lane_threads = 1024;
-inline constexpr int byte_lane_blocks = 1;
-inline constexpr int byte_lane_vectors = 8;
+inline constexpr kernel_shape byte_lanes{1024, 1, 8};
 /// Several active channels: 128 KiB (three or four channels) leave room for one block, so it has 1024 threads to
 /// keep as many loads in flight.
-inline constexpr int byte_lane_channel_threads = 1024;
-inline constexpr int byte_lane_channel_blocks = 1;
-inline constexpr int byte_lane_channel_vectors = 4;
+inline constexpr kernel_shape byte_lane_channels{1024, 1, 4};
 /// Small inputs: a block of the byte kernel is launched for every 16-byte vector per thread (16 KiB), not for a
 /// whole round of four. Time per call of u8 / 256 bins with the GPU idle before it (H200, 2026-11-30): 1 MiB in 64
 /// blocks 8.6-9.0 us against 11.7 in 16; 256 KiB in 16 blocks 8.5-8.9 against 9.5 in 4 (bench/notes/).
@@ -103,9 +116,7 @@ ONCHIP_HOST_DEVICE constexpr int shared_vectors(int sample_bytes, bool range_bin
 /// and 67.9-69.6% -> 72.3-73.1% on normal(0.5, 0.02) ones, with sample_vectors (58 registers, no spill; H200,
 /// 2026-12-02).
 inline constexpr int wide_min_copies = 8;
-inline constexpr int wide_threads = 1024;
-inline constexpr int wide_blocks = 1;
-inline constexpr int wide_vectors = 6;
+inline constexpr kernel_shape wide{1024, 1, 6};
 
 /// Many segments (at least a full grid of 512-thread blocks): each slice is zeroed, counted and flushed by one
 /// block, and slices are short, so more, smaller blocks keep more loads in flight. H200, 2026-11-30: 16384
@@ -165,15 +176,13 @@ inline constexpr int packed16_vectors = 4;
 
 // --- Carry grid: 16-bit range binning through a table of cells whose words carry into the counter index. -----
 /**
- * Two blocks of 1024 threads an SM (32 registers a thread) and four vectors in flight: the loop is 8 instructions a
- * sample, and the SM's full 2048 threads are what it needs. Prototype on the H200, u16 / 257 levels, 1 GiB
+ * Two blocks of 1024 threads an SM (32 registers a thread) and four vectors in flight: the loop is 8 instructions
+ * a sample, and the SM's full 2048 threads are what it needs. Prototype on the H200, u16 / 257 levels, 1 GiB
  * (2026-12-03, bench/notes/): 93.4-95.4% of the read ceiling at 2 x 1024 threads, 80-83% at 2 x 512 or 1 x 1024,
  * 89-91% with two vectors; 96.5-97.7% with the addresses formed by a shift and an add. The library's path (512
  * cells, and the fallback's launch after it): 91.6-92.3%, against 75.2-78.4% for the fold in the same call.
  */
-inline constexpr int carry_threads = 1024;
-inline constexpr int carry_blocks = 2;
-inline constexpr int carry_vectors = 4;
+inline constexpr kernel_shape carry{1024, 2, 4};
 /// A block's table and counters stay within this (two blocks to an SM of 228 KiB).
 inline constexpr cuda::std::size_t carry_block_bytes = 112 * 1024;
 /// Cells of the table: 512 (cells of 128 values) where they fit beside the bins' counters, else 256 (cells of
@@ -196,7 +205,8 @@ inline constexpr int global_threads = 256;
 /// 48-72 registers per thread on sm_90: three blocks of 256 threads fit the register file.
 inline constexpr int global_blocks = 3;
 
-// --- Partition: bins beyond shared memory, counted in two passes through a workspace (kernels/partition.cuh). -------
+// --- Partition: bins beyond shared memory, counted in two passes through a workspace (kernels/partition.cuh).
+// -------
 /// Bins per bucket: the largest power of two up to 2^15 whose 32-bit counters (plus the buckets' items) fit one
 /// block, and at least 2^12; keys are the low bits of a bin, so a bucket holds at most 2^16 bins.
 inline constexpr int partition_max_slice_bits = 15;

@@ -58,20 +58,24 @@ cudaError_t check_even(const char* who, int num_bins, Level lower, Level upper) 
   if (level_is_nan(lower) || level_is_nan(upper)) { return invalid(who, "lower and upper must not be NaN"); }
   if constexpr (cuda::std::is_floating_point_v<Level>) {
     if (!std::isfinite(lower) || !std::isfinite(upper)) {
-      return invalid(who, "lower and upper must be finite, got " + level_text(lower) + " and " + level_text(upper));
+      return invalid(who,
+                     "lower and upper must be finite, got " + level_text(lower) + " and " + level_text(upper));
     }
   }
   if (!(lower < upper)) {
     return invalid(who, "lower (" + level_text(lower) + ") must be below upper (" + level_text(upper) + ")");
   }
   if (!bin_even<Level>(lower, upper, num_bins).valid()) {
-    return invalid(who, "upper - lower (" + level_text(upper) + " - " + level_text(lower) + ") or num_bins / (upper "
-                        "- lower) with " + std::to_string(num_bins) + " bins overflows the levels' floating type");
+    return invalid(who, "upper - lower (" + level_text(upper) + " - " + level_text(lower) +
+                            ") or num_bins / (upper "
+                            "- lower) with " +
+                            std::to_string(num_bins) + " bins overflows the levels' floating type");
   }
   return cudaSuccess;
 }
 
-inline cudaError_t check_pointers(const char* who, const void* samples, cuda::std::size_t count, const void* hist) {
+inline cudaError_t check_pointers(const char* who, const void* samples, cuda::std::size_t count,
+                                  const void* hist) {
   if (hist == nullptr) { return invalid(who, "the histogram pointer is null"); }
   if (samples == nullptr && count > 0) {
     return invalid(who, "the samples pointer is null but " + std::to_string(count) + " samples were given");

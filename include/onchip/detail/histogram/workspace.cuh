@@ -27,9 +27,9 @@ struct workspace_pools {
 
 /**
  * The library's memory pool on `device` for the partition path's workspaces, created on first use: it keeps up to
- * tuning::partition_workspace_cap bytes reserved between calls (the device's default pool keeps what its owner set,
- * by default nothing: it gave its memory back at every synchronization, and taking it again cost about 400 us per
- * 1 GiB call, bench/notes/). Null where the device has no memory pools or the pool cannot be made (the caller
+ * tuning::partition_workspace_cap bytes reserved between calls (the device's default pool keeps what its owner
+ * set, by default nothing: it gave its memory back at every synchronization, and taking it again cost about 400 us
+ * per 1 GiB call, bench/notes/). Null where the device has no memory pools or the pool cannot be made (the caller
  * then allocates from the device's default pool), and null without `create` where no call has made it yet.
  */
 inline cudaMemPool_t workspace_pool(int device, bool create = true) {

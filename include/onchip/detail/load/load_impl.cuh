@@ -39,7 +39,8 @@ ONCHIP_HOST_DEVICE constexpr vector_split split_for_vectors(cuda::std::uintptr_t
 
 /// Widest vector (16, 8 or 4 bytes; 0 = none) that thread segments of `segment_bytes` bytes starting at
 /// `address` can be read with, for elements of `size` bytes.
-ONCHIP_HOST_DEVICE constexpr int blocked_vector_bytes(cuda::std::uintptr_t address, cuda::std::size_t segment_bytes,
+ONCHIP_HOST_DEVICE constexpr int blocked_vector_bytes(cuda::std::uintptr_t address,
+                                                      cuda::std::size_t segment_bytes,
                                                       cuda::std::size_t size) noexcept {
   for (int width = 16; width >= 4; width /= 2) {
     const auto w = static_cast<cuda::std::size_t>(width);
@@ -124,9 +125,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void for_each_vectors(const T* __restrict__ in,
   static_assert(ItemsPerThread >= 1, "onchip traversals: ItemsPerThread must be at least 1");
   constexpr bool paired = !cuda::std::is_same_v<W, no_companion>;
   constexpr int per_vector = items_per_16b<T>;
-  const vector_split split =
-      per_vector == 0 ? vector_split{n, 0, 0}
-                      : split_for_vectors(reinterpret_cast<cuda::std::uintptr_t>(in), n, sizeof(T));
+  const vector_split split = per_vector == 0
+                                 ? vector_split{n, 0, 0}
+                                 : split_for_vectors(reinterpret_cast<cuda::std::uintptr_t>(in), n, sizeof(T));
   // Head (also everything, for types that do not pack into vectors), guarded.
   for (cuda::std::size_t i = rank; i < split.head; i += count) {
     if constexpr (paired) {
@@ -292,10 +293,18 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void load_tile(const T* __restrict__ in, cuda::
     constexpr cuda::std::size_t segment_bytes = sizeof(T) * ItemsPerThread;
     // Every thread's segment has the alignment of `in` modulo the segment size, so one width serves the block.
     switch (detail::blocked_vector_bytes(reinterpret_cast<cuda::std::uintptr_t>(in), segment_bytes, sizeof(T))) {
-      case 16: detail::load_blocked_segment<16, ItemsPerThread, Policy>(segment, count, items, oob_default); break;
-      case 8: detail::load_blocked_segment<8, ItemsPerThread, Policy>(segment, count, items, oob_default); break;
-      case 4: detail::load_blocked_segment<4, ItemsPerThread, Policy>(segment, count, items, oob_default); break;
-      default: detail::load_blocked_segment<0, ItemsPerThread, Policy>(segment, count, items, oob_default); break;
+      case 16:
+        detail::load_blocked_segment<16, ItemsPerThread, Policy>(segment, count, items, oob_default);
+        break;
+      case 8:
+        detail::load_blocked_segment<8, ItemsPerThread, Policy>(segment, count, items, oob_default);
+        break;
+      case 4:
+        detail::load_blocked_segment<4, ItemsPerThread, Policy>(segment, count, items, oob_default);
+        break;
+      default:
+        detail::load_blocked_segment<0, ItemsPerThread, Policy>(segment, count, items, oob_default);
+        break;
     }
   } else {
     static_assert(cuda::std::is_same_v<Arrangement, arrangement::striped> ||

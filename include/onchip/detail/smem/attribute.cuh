@@ -22,9 +22,9 @@ inline std::mutex& smem_attribute_mutex() {
 }
 
 struct smem_limits {
-  cuda::std::size_t static_bytes;    // the kernel's static shared memory
-  cuda::std::size_t optin_bytes;     // the device's per-block opt-in limit
-  cuda::std::size_t current_dynamic; // the kernel's current dynamic limit
+  cuda::std::size_t static_bytes;     // the kernel's static shared memory
+  cuda::std::size_t optin_bytes;      // the device's per-block opt-in limit
+  cuda::std::size_t current_dynamic;  // the kernel's current dynamic limit
   int device;
 };
 
@@ -34,8 +34,8 @@ inline cudaError_t query_smem_limits(const void* kernel, smem_limits& limits, co
   cudaFuncAttributes attributes{};
   if (cudaError_t e = cuda_call(cudaFuncGetAttributes(&attributes, kernel), who); e != cudaSuccess) { return e; }
   int optin = 0;
-  if (cudaError_t e = cuda_call(
-          cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, limits.device), who);
+  if (cudaError_t e =
+          cuda_call(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, limits.device), who);
       e != cudaSuccess) {
     return e;
   }

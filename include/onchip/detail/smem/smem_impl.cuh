@@ -18,7 +18,6 @@
 #include <string>
 #include <utility>
 
-
 namespace onchip {
 
 ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void carver::check_base() const {
@@ -27,10 +26,11 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void carver::check_base() const {
   if (address % dynamic_smem_base_alignment != 0) {
     const bool leader = detail::report_leader();
     if (leader) {
-      printf("onchip::carver: the window starts at %p, which is not %llu-byte aligned; carvers need a base aligned "
-             "to at least %llu bytes\n",
-             static_cast<void*>(base_), static_cast<unsigned long long>(dynamic_smem_base_alignment),
-             static_cast<unsigned long long>(dynamic_smem_base_alignment));
+      printf(
+          "onchip::carver: the window starts at %p, which is not %llu-byte aligned; carvers need a base aligned "
+          "to at least %llu bytes\n",
+          static_cast<void*>(base_), static_cast<unsigned long long>(dynamic_smem_base_alignment),
+          static_cast<unsigned long long>(dynamic_smem_base_alignment));
     }
     detail::fail_check(leader);
   }
@@ -44,11 +44,12 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void carver::check_capacity(const char* wh
   if (!measuring_ && state_.used > capacity_) {
     const bool leader = detail::report_leader();
     if (leader) {
-      printf("onchip::carver: %s of %llu objects of %llu bytes (alignment %llu) needs %llu bytes of shared memory, "
-             "but the launch provided only %llu; launch with onchip::smem_bytes(plan) bytes\n",
-             what, static_cast<unsigned long long>(n), static_cast<unsigned long long>(size),
-             static_cast<unsigned long long>(align), static_cast<unsigned long long>(state_.used),
-             static_cast<unsigned long long>(capacity_));
+      printf(
+          "onchip::carver: %s of %llu objects of %llu bytes (alignment %llu) needs %llu bytes of shared memory, "
+          "but the launch provided only %llu; launch with onchip::smem_bytes(plan) bytes\n",
+          what, static_cast<unsigned long long>(n), static_cast<unsigned long long>(size),
+          static_cast<unsigned long long>(align), static_cast<unsigned long long>(state_.used),
+          static_cast<unsigned long long>(capacity_));
     }
     detail::fail_check(leader);
   }
@@ -59,16 +60,16 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void carver::check_capacity(const char* wh
 
 ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void carver::open_overlay() {
   NV_IF_TARGET(NV_IS_HOST, (if (recorder_ != nullptr) {
-    detail::record_marker(*recorder_, "overlay {", state_.used);
-    ++recorder_->depth;
-  }))
+                 detail::record_marker(*recorder_, "overlay {", state_.used);
+                 ++recorder_->depth;
+               }))
 }
 
 ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE void carver::close_overlay() {
   NV_IF_TARGET(NV_IS_HOST, (if (recorder_ != nullptr) {
-    --recorder_->depth;
-    detail::record_marker(*recorder_, "} overlay ends", state_.used);
-  }))
+                 --recorder_->depth;
+                 detail::record_marker(*recorder_, "} overlay ends", state_.used);
+               }))
 }
 
 #if defined(__CUDACC__)
@@ -96,9 +97,9 @@ std::string describe(Plan&& plan) {
       std::snprintf(line, sizeof line, "%-8llu  %-8s  %-5s  %-7s  ", static_cast<unsigned long long>(e.offset), "",
                     "", "");
     } else {
-      std::snprintf(line, sizeof line, "%-8llu  %-8llu  %-5llu  %-7llu  ", static_cast<unsigned long long>(e.offset),
-                    static_cast<unsigned long long>(e.bytes), static_cast<unsigned long long>(e.alignment),
-                    static_cast<unsigned long long>(e.padding));
+      std::snprintf(line, sizeof line, "%-8llu  %-8llu  %-5llu  %-7llu  ",
+                    static_cast<unsigned long long>(e.offset), static_cast<unsigned long long>(e.bytes),
+                    static_cast<unsigned long long>(e.alignment), static_cast<unsigned long long>(e.padding));
     }
     out << line << std::string(2 * static_cast<std::size_t>(e.depth), ' ') << e.what << '\n';
   }
@@ -118,15 +119,15 @@ cudaError_t prepare_dynamic_smem(Kernel* kernel, cuda::std::size_t bytes) {
   detail::smem_limits limits{};
   if (cudaError_t e = detail::query_smem_limits(entry, limits, who); e != cudaSuccess) { return e; }
   if (limits.static_bytes > limits.optin_bytes || bytes > limits.optin_bytes - limits.static_bytes) {
-    return detail::fail(cudaErrorInvalidValue,
-                        std::string(who) + ": the kernel needs " + std::to_string(limits.static_bytes) +
-                            " bytes of static and " + std::to_string(bytes) +
-                            " bytes of dynamic shared memory, but device " + std::to_string(limits.device) +
-                            " allows " + std::to_string(limits.optin_bytes) + " bytes per block (so at most " +
-                            std::to_string(limits.optin_bytes > limits.static_bytes
-                                               ? limits.optin_bytes - limits.static_bytes
-                                               : 0) +
-                            " dynamic); shrink the plan, e.g. with onchip::fit_extent");
+    return detail::fail(
+        cudaErrorInvalidValue,
+        std::string(who) + ": the kernel needs " + std::to_string(limits.static_bytes) + " bytes of static and " +
+            std::to_string(bytes) + " bytes of dynamic shared memory, but device " +
+            std::to_string(limits.device) + " allows " + std::to_string(limits.optin_bytes) +
+            " bytes per block (so at most " +
+            std::to_string(limits.optin_bytes > limits.static_bytes ? limits.optin_bytes - limits.static_bytes
+                                                                    : 0) +
+            " dynamic); shrink the plan, e.g. with onchip::fit_extent");
   }
   std::lock_guard<std::mutex> lock(detail::smem_attribute_mutex());
   cudaFuncAttributes attributes{};
@@ -149,13 +150,12 @@ cudaError_t blocks_per_sm(int* blocks, Kernel* kernel, int block_threads, cuda::
   *blocks = 0;
   if (kernel == nullptr) { return detail::fail(cudaErrorInvalidValue, std::string(who) + ": the kernel is null"); }
   if (block_threads < 1) {
-    return detail::fail(cudaErrorInvalidValue,
-                        std::string(who) + ": block_threads must be positive, got " + std::to_string(block_threads));
+    return detail::fail(cudaErrorInvalidValue, std::string(who) + ": block_threads must be positive, got " +
+                                                   std::to_string(block_threads));
   }
-  if (cudaError_t e = detail::cuda_call(
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(kernel),
-                                                        block_threads, bytes),
-          who);
+  if (cudaError_t e = detail::cuda_call(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                            blocks, reinterpret_cast<const void*>(kernel), block_threads, bytes),
+                                        who);
       e != cudaSuccess) {
     return e;
   }
@@ -195,8 +195,9 @@ cudaError_t fit_extent(cuda::std::size_t* extent, MakePlan&& make_plan, Kernel* 
     if (query_error != cudaSuccess) { return detail::cuda_call(query_error, who); }
     return detail::fail(cudaErrorInvalidValue,
                         std::string(who) + ": even extent 0 (" + std::to_string(smem_bytes(make_plan(0))) +
-                            " bytes of dynamic shared memory) does not let " + std::to_string(target_blocks_per_sm) +
-                            " blocks of " + std::to_string(block_threads) + " threads stay resident per SM");
+                            " bytes of dynamic shared memory) does not let " +
+                            std::to_string(target_blocks_per_sm) + " blocks of " + std::to_string(block_threads) +
+                            " threads stay resident per SM");
   }
   // Grow until the plan stops fitting, then bisect. Invariant: fits(lo); once the loop ends, !fits(hi).
   cuda::std::size_t lo = 0;

@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 onchip developers
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The block-wide asynchronous copy behind onchip::stage and the tile traversals: one barrier word per stage, the
-// copy cut into a peeled head and tail (ordinary loads and stores) and a 16-byte body, whose path the target picks:
-// sm_90 the bulk copy engine (one instruction, completed on the barrier with a byte count), sm_80-89 16-byte
-// cp.async by every thread (tied to the barrier by cp.async.mbarrier.arrive), older GPUs ordinary 16-byte loads
-// and stores. Device code only.
+// copy cut into a peeled head and tail (ordinary loads and stores) and a 16-byte body, whose path the target
+// picks: sm_90 the bulk copy engine (one instruction, completed on the barrier with a byte count), sm_80-89
+// 16-byte cp.async by every thread (tied to the barrier by cp.async.mbarrier.arrive), older GPUs ordinary 16-byte
+// loads and stores. Device code only.
 #pragma once
 
 #include <onchip/detail/block.cuh>
@@ -52,8 +52,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_barrier_inval([[maybe_unused]] cuda:
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void stage_wait([[maybe_unused]] cuda::std::uint64_t* barrier,
                                                  [[maybe_unused]] cuda::std::uint32_t parity) {
   NV_IF_ELSE_TARGET(
-      NV_PROVIDES_SM_90, (while (!cuda::ptx::mbarrier_try_wait_parity(barrier, parity)) {}),
-      (NV_IF_ELSE_TARGET(NV_PROVIDES_SM_80, (while (!cuda::ptx::mbarrier_test_wait_parity(barrier, parity)) {}),
+      NV_PROVIDES_SM_90, (while (!cuda::ptx::mbarrier_try_wait_parity(barrier, parity)){}),
+      (NV_IF_ELSE_TARGET(NV_PROVIDES_SM_80, (while (!cuda::ptx::mbarrier_test_wait_parity(barrier, parity)){}),
                          (__syncthreads();))))
 }
 
@@ -132,14 +132,15 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE T* stage_copy(cuda::std::byte* buffer, cuda::st
   const cuda::std::byte* const body_src = from + split.head;
   NV_IF_ELSE_TARGET(
       NV_PROVIDES_SM_90,
-      (if (rank == 0 && split.body > 0) {
-        // One arrival that also announces the bytes, then one bulk copy that completes them on the barrier.
-        static_cast<void>(cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta,
-                                                               cuda::ptx::space_shared, barrier,
-                                                               static_cast<cuda::std::uint32_t>(split.body)));
-        cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, body_dst, body_src,
-                                 static_cast<cuda::std::uint32_t>(split.body), barrier);
-      } else { static_cast<void>(cuda::ptx::mbarrier_arrive(barrier)); }),
+      (
+          if (rank == 0 && split.body > 0) {
+            // One arrival that also announces the bytes, then one bulk copy that completes them on the barrier.
+            static_cast<void>(cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta,
+                                                                   cuda::ptx::space_shared, barrier,
+                                                                   static_cast<cuda::std::uint32_t>(split.body)));
+            cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, body_dst, body_src,
+                                     static_cast<cuda::std::uint32_t>(split.body), barrier);
+          } else { static_cast<void>(cuda::ptx::mbarrier_arrive(barrier)); }),
       (copy_body_by_threads(body_dst, body_src, split.body);
        // sm_80+: the barrier's phase also waits for this thread's cp.async copies, then for its arrival.
        NV_IF_TARGET(NV_PROVIDES_SM_80, (cuda::ptx::cp_async_mbarrier_arrive(barrier);

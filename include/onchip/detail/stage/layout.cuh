@@ -51,7 +51,8 @@ struct copy_split {
   cuda::std::size_t tail;
 };
 
-ONCHIP_HOST_DEVICE constexpr copy_split split_copy(cuda::std::uintptr_t address, cuda::std::size_t bytes) noexcept {
+ONCHIP_HOST_DEVICE constexpr copy_split split_copy(cuda::std::uintptr_t address,
+                                                   cuda::std::size_t bytes) noexcept {
   const cuda::std::size_t offset = landing_offset(address);
   const cuda::std::size_t to_boundary = (stage_granule - offset) % stage_granule;
   const cuda::std::size_t head = to_boundary < bytes ? to_boundary : bytes;
@@ -72,8 +73,9 @@ ONCHIP_HOST_DEVICE constexpr cuda::std::size_t tile_count(cuda::std::size_t n, c
   return tile == 0 ? 0 : n / tile + (n % tile != 0);
 }
 
-ONCHIP_HOST_DEVICE constexpr tile_range tile_at(cuda::std::size_t t, cuda::std::size_t tile, cuda::std::size_t before,
-                                                cuda::std::size_t after, cuda::std::size_t n) noexcept {
+ONCHIP_HOST_DEVICE constexpr tile_range tile_at(cuda::std::size_t t, cuda::std::size_t tile,
+                                                cuda::std::size_t before, cuda::std::size_t after,
+                                                cuda::std::size_t n) noexcept {
   const cuda::std::size_t begin = t * tile;
   const cuda::std::size_t end = n - begin < tile ? n : begin + tile;
   const cuda::std::size_t first = begin < before ? 0 : begin - before;

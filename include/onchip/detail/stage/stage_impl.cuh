@@ -46,11 +46,12 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void check_stages([[maybe_unused]] const stages
     if (staged.tile == 0 || staged.buffers[s].capacity() < need) {
       const bool leader = report_leader();
       if (leader) {
-        printf("onchip::for_each_tile: tiles of %llu elements with a halo of %llu + %llu, but stage %d holds %llu "
-               "elements; carve the stages with onchip::staging and a positive tile\n",
-               static_cast<unsigned long long>(staged.tile), static_cast<unsigned long long>(staged.halo.before),
-               static_cast<unsigned long long>(staged.halo.after), s,
-               static_cast<unsigned long long>(staged.buffers[s].capacity()));
+        printf(
+            "onchip::for_each_tile: tiles of %llu elements with a halo of %llu + %llu, but stage %d holds %llu "
+            "elements; carve the stages with onchip::staging and a positive tile\n",
+            static_cast<unsigned long long>(staged.tile), static_cast<unsigned long long>(staged.halo.before),
+            static_cast<unsigned long long>(staged.halo.after), s,
+            static_cast<unsigned long long>(staged.buffers[s].capacity()));
       }
       fail_check(leader);
     }
@@ -63,7 +64,8 @@ template <class T, int Stages>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void start_tile(const stages<T, Stages>& staged, int s, const T* in,
                                                  cuda::std::size_t n, cuda::std::size_t t) {
   const tile_range r = tile_at(t, staged.tile, staged.halo.before, staged.halo.after, n);
-  static_cast<void>(stage_copy(staged.buffers[s].bytes().data(), staged.buffers[s].barrier(), in + r.first, r.count));
+  static_cast<void>(
+      stage_copy(staged.buffers[s].bytes().data(), staged.buffers[s].barrier(), in + r.first, r.count));
 }
 
 /**
@@ -72,8 +74,9 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void start_tile(const stages<T, Stages>& staged
  * index is a constant (no local memory).
  */
 template <class T, int Stages, class F>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void for_each_tile(const stages<T, Stages>& staged, const T* in, cuda::std::size_t n,
-                                                    cuda::std::size_t first_tile, cuda::std::size_t step, F& f) {
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void for_each_tile(const stages<T, Stages>& staged, const T* in,
+                                                    cuda::std::size_t n, cuda::std::size_t first_tile,
+                                                    cuda::std::size_t step, F& f) {
   check_stages(staged);
   const cuda::std::size_t tiles = tile_count(n, staged.tile);
   if (block_rank() == 0) {

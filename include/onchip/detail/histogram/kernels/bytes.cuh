@@ -34,7 +34,8 @@ namespace onchip::detail {
  * a custom binner) add their sum once, so the output's atomics never queue on one address within a warp.
  */
 template <int C, class Job>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long add_value(const Job& job, unsigned v, unsigned long long total) {
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long add_value(const Job& job, unsigned v,
+                                                              unsigned long long total) {
   const int bin = job.binners.unstaged(C)(static_cast<typename Job::sample_t>(v));
   const bool valid = static_cast<unsigned>(bin) < static_cast<unsigned>(job.offset[C + 1] - job.offset[C]);
   const unsigned lane = threadIdx.x % 32;
@@ -136,7 +137,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE byte_lanes<Active> start_byte_lanes(unsigned ch
 
 /// The byte kernel (see the top of this file).
 template <class Job, int Threads, int MinBlocks, int Vectors>
-__global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) byte_lanes_kernel(Job job, kernel_args a) {
+__global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks))
+    byte_lanes_kernel(Job job, kernel_args a) {
   constexpr int A = Job::active;
   constexpr int words = A == 1 ? 64 : 32;  // counter words of one value of one channel
   unsigned char* const planes =

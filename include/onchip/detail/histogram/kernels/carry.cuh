@@ -13,8 +13,8 @@
 //
 // Levels that crowd a cell (two boundaries inside it, or a repeated one) cannot be counted so: every block of this
 // kernel then returns at once, and the next path of the plan, launched after it with
-// kernel_args::carry_fallback_bits, counts instead (its blocks return at once otherwise). Both decide with the same
-// test of the levels (value_table_binners::block_crowds).
+// kernel_args::carry_fallback_bits, counts instead (its blocks return at once otherwise). Both decide with the
+// same test of the levels (value_table_binners::block_crowds).
 //
 // A lane's counter takes at most 1/32 of its block's samples: the plan keeps inputs below 2^37 samples
 // (tuning::carry_max_samples).
@@ -56,7 +56,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE carry_lanes lanes_of(const shared_spans& spans,
 
 /// The counting loop: the two samples of each 32-bit word of a vector, each put 8 bits up by one PRMT.
 template <int Vectors, class Job>
-ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_carries(const Job job, const kernel_args& a, const carry_lanes& lanes) {
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_carries(const Job job, const kernel_args& a,
+                                                    const carry_lanes& lanes) {
   using sample_t = typename Job::sample_t;
   walk_samples<Vectors>(
       job, a,
@@ -69,15 +70,18 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_carries(const Job job, const kernel_
           lanes.count(__byte_perm(w[k], 0, 0x4324));  // and of the second
         }
       },
-      [&](sample_t s, cuda::std::size_t) { lanes.count(static_cast<unsigned>(static_cast<cuda::std::uint16_t>(s)) << 8); },
+      [&](sample_t s, cuda::std::size_t) {
+        lanes.count(static_cast<unsigned>(static_cast<cuda::std::uint16_t>(s)) << 8);
+      },
       no_slices{});
 }
 
 /// The carry grid's kernel (see the top of this file).
 template <class Job, int Threads, int MinBlocks, int Vectors>
-__global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) carry_kernel(Job job,
-                                                                                                     kernel_args a) {
-  static_assert(admits(histogram_path::carry_grid, kind_of<Job>()), "carry_kernel: 16-bit range binning of one channel, unweighted");
+__global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks))
+    carry_kernel(Job job, kernel_args a) {
+  static_assert(admits(histogram_path::carry_grid, kind_of<Job>()),
+                "carry_kernel: 16-bit range binning of one channel, unweighted");
   const histogram_call call = typed_call<Job>(a.call);
   const shared_spans spans = onchip::carve(layout_of(histogram_path::carry_grid, call, 1));
   const int bins = job.binners.bins[0], cell_bits = carry_cell_bits(call), cells = 65536 >> cell_bits;

@@ -6,9 +6,10 @@
 //      and writes the tile's keys (the low slice_bits bits of each bin, 16-bit) sorted by bucket to the tile's own
 //      place in the workspace (one coalesced 16-byte store per thread), with each bucket's first key in the tile
 //      in a table (bucket-major, so the bucket pass reads a bucket's row coalesced); each block adds its keys per
-//      bucket into the buckets' sizes once, at its end. A block's first skewed tile (a bucket holding over an eighth
-//      of it) makes that bucket the block's direct bucket: its samples, from that tile on, are counted at once in
-//      shared counters of that bucket (added into the output at the block's end) instead of being partitioned;
+//      bucket into the buckets' sizes once, at its end. A block's first skewed tile (a bucket holding over an
+//      eighth of it) makes that bucket the block's direct bucket: its samples, from that tile on, are counted at
+//      once in shared counters of that bucket (added into the output at the block's end) instead of being
+//      partitioned;
 //   2. the bucket pass: a block counts one bucket's keys (or those of a range of tiles, for a large bucket) in
 //      shared memory, gathering each tile's run of the bucket's keys, and adds the counters into the output:
 //      without atomics where one block counts the whole bucket.
@@ -20,9 +21,9 @@
 #pragma once
 
 #include <onchip/detail/block.cuh>
+#include <onchip/detail/histogram/call.cuh>
 #include <onchip/detail/histogram/counters.cuh>
 #include <onchip/detail/histogram/job.cuh>
-#include <onchip/detail/histogram/call.cuh>
 #include <onchip/detail/histogram/partition_layout.cuh>
 #include <onchip/detail/histogram/traverse.cuh>
 #include <onchip/detail/histogram/tuning.cuh>
@@ -46,11 +47,12 @@ inline constexpr bool bounded_binner_v<narrow_even<Level>> = true;
 
 /// What the scatter and the bucket pass get besides the job (the job's samples: this chunk's).
 struct partition_args {
-  cuda::std::uint16_t* keys;    // tile x's keys at [x * tile, (x + 1) * tile), sorted by bucket
-  cuda::std::uint16_t* starts;  // bucket j's first key in tile x at [j * tiles + x]; row `buckets`: the tile's keys
-  unsigned* sizes;              // keys per bucket in the chunk (zeroed before the scatter), direct_mark where a
-                                // scatter block counted some of the bucket's samples in place
-  unsigned* claims;             // per bucket (zeroed with the sizes): take_claim's word, where `overwrite`
+  cuda::std::uint16_t* keys;  // tile x's keys at [x * tile, (x + 1) * tile), sorted by bucket
+  cuda::std::uint16_t*
+      starts;        // bucket j's first key in tile x at [j * tiles + x]; row `buckets`: the tile's keys
+  unsigned* sizes;   // keys per bucket in the chunk (zeroed before the scatter), direct_mark where a
+                     // scatter block counted some of the bucket's samples in place
+  unsigned* claims;  // per bucket (zeroed with the sizes): take_claim's word, where `overwrite`
   unsigned long long* ignored;  // options.ignored: samples in no bin, counted by the scatter
   int buckets;
   int slice_bits;
@@ -346,6 +348,63 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void finish_scatter(const partition_scatter_lay
   }
 }
 
+/// Zeroes a scatter block's counts (and the 32 spare ones, for samples in no bin), its buckets' totals, its direct
+/// bucket's counters and the skew mark; synchronizes the block.
+template <int Threads>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void clear_scatter_block(const partition_scatter_layout::spans& s,
+                                                          const partition_args& p, int t) {
+  for (int j = t; j < p.buckets + 32; j += Threads) {
+    s.count[j] = 0;
+    if (j < p.buckets) { s.total[j] = 0; }
+  }
+  for (int i = t; p.direct && i < padded_words(1 << p.slice_bits) / 4; i += Threads) {
+    reinterpret_cast<uint4*>(s.direct)[i] = make_uint4(0, 0, 0, 0);
+  }
+  if (t == 0) { *s.skewed = 0; }
+  __syncthreads();
+}
+
+/// Ranks a tile's bins by bucket: aggregated for a skewed tile whose hot bucket is not the block's direct one,
+/// else with or without the direct bucket counted in place.
+template <int Items>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void rank_tile(unsigned* count, const partition_args& p, int lane, bool skewed,
+                                                unsigned hot, unsigned direct, unsigned direct_at,
+                                                unsigned (&bin)[Items], unsigned (&rank)[Items / 2]) {
+  if (skewed && hot != direct) {
+    rank_scatter_tile<scatter_rank::aggregate>(count, p, lane, hot, direct, direct_at, bin, rank);
+  } else if (direct != 0xffffffffu) {
+    rank_scatter_tile<scatter_rank::direct>(count, p, lane, hot, direct, direct_at, bin, rank);
+  } else {
+    rank_scatter_tile<scatter_rank::plain>(count, p, lane, hot, direct, direct_at, bin, rank);
+  }
+}
+
+/// Scans tile x's counts into offsets. A bucket over an eighth of the tile marks it skewed as its hot bucket
+/// (where several are, the highest-numbered: an atomic maximum of skewed_mark, so that no two threads store to the
+/// word); returns the mark.
+template <int Threads, int Tile>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned scan_scatter_tile(const partition_scatter_layout::spans& s,
+                                                            const partition_args& p, unsigned x) {
+  block_exclusive_scan<Threads>(s.count, s.offset, p.buckets, s.warp_sums, [&](int j, unsigned c) {
+    if (c > static_cast<unsigned>(Tile / 8)) {
+      atomicMax_block(s.skewed, skewed_mark(x, static_cast<unsigned>(j)));
+    }
+  });
+  return *s.skewed;
+}
+
+/// Writes a staged tile's keys (but the `dropped` counted in place) to its place in the workspace, the last
+/// vector's tail unused.
+template <int Threads>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE void write_scatter_tile(const partition_scatter_layout::spans& s,
+                                                         const partition_args& p, cuda::std::size_t first,
+                                                         unsigned dropped, int t) {
+  const unsigned vectors = (s.offset[p.buckets] - dropped + 7) / 8;
+  auto* out = reinterpret_cast<uint4*>(p.keys + first);
+#  pragma unroll 1
+  for (unsigned i = t; i < vectors; i += Threads) { out[i] = reinterpret_cast<const uint4*>(s.staged)[i]; }
+}
+
 /**
  * The scatter: tiles of Threads x Items samples, each thread's samples Threads apart (coalesced loads; the next
  * tile's are loaded while this one is ranked and written). A tile's bins are ranked by bucket with shared
@@ -366,15 +425,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
   if constexpr (is_narrow_even_v<cuda::std::remove_cv_t<decltype(binner)>>) {
     shifts = binner.template shifts<typename Job::sample_t>();
   }
-  for (int j = t; j < p.buckets + 32; j += Threads) {  // and the 32 spare counters, for samples in no bin
-    s.count[j] = 0;
-    if (j < p.buckets) { s.total[j] = 0; }
-  }
-  for (int i = t; p.direct && i < padded_words(1 << p.slice_bits) / 4; i += Threads) {
-    reinterpret_cast<uint4*>(s.direct)[i] = make_uint4(0, 0, 0, 0);
-  }
-  if (t == 0) { *s.skewed = 0; }
-  __syncthreads();
+  clear_scatter_block<Threads>(s, p, t);
   const auto counters = p.direct ? static_cast<unsigned>(__cvta_generic_to_shared(s.direct)) : 0u;
   constexpr unsigned none = 0xffffffffu;
   bool skewed = false;     // whether the last tile was
@@ -395,21 +446,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
       empty += tile - valid;
     }
     load_scatter_tile<Threads>(job.samples, n, x + gridDim.x, t, v);
-    if (skewed && hot != direct) {
-      rank_scatter_tile<scatter_rank::aggregate>(s.count, p, lane, hot, direct, direct_at, bin, rank);
-    } else if (direct != none) {
-      rank_scatter_tile<scatter_rank::direct>(s.count, p, lane, hot, direct, direct_at, bin, rank);
-    } else {
-      rank_scatter_tile<scatter_rank::plain>(s.count, p, lane, hot, direct, direct_at, bin, rank);
-    }
-    // A bucket over an eighth of the tile marks it skewed as its hot bucket (where several are, the
-    // highest-numbered: an atomic maximum of skewed_mark, so that no two threads store to the word).
-    block_exclusive_scan<Threads>(s.count, s.offset, p.buckets, s.warp_sums, [&](int j, unsigned c) {
-      if (c > static_cast<unsigned>(tile / 8)) {
-        atomicMax_block(s.skewed, skewed_mark(x, static_cast<unsigned>(j)));
-      }
-    });
-    const unsigned mark = *s.skewed;
+    rank_tile<Items>(s.count, p, lane, skewed, hot, direct, direct_at, bin, rank);
+    const unsigned mark = scan_scatter_tile<Threads, tile>(s, p, x);
     skewed = mark >> skewed_bucket_bits == x + 1;
     hot = mark & skewed_bucket_mask;
     // The block's first skewed tile: its hot bucket is counted in place from this tile on.
@@ -426,11 +464,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_scatter(const Job& job, const pa
       stage_scatter_tile<false>(s, p, tile + t, none, 0u, direct_at, bin, rank);
     }
     __syncthreads();
-    // The tile's keys, the last vector's tail unused.
-    const unsigned vectors = (s.offset[p.buckets] - dropped + 7) / 8;
-    auto* out = reinterpret_cast<uint4*>(p.keys + first);
-#  pragma unroll 1
-    for (unsigned i = t; i < vectors; i += Threads) { out[i] = reinterpret_cast<const uint4*>(s.staged)[i]; }
+    write_scatter_tile<Threads>(s, p, first, dropped, t);
     // No barrier here: the next tile writes counts, offsets, the skew flag and staged keys only past the barrier
     // that opens its scan, which every thread reaches after writing this tile's keys out.
   }
@@ -482,8 +516,8 @@ struct key_round {
     }
   }
 
-  /// Vectors [g0, g0 + 32 * Gather) of the sequence: each lane's Gather vectors' loads issued, and the mask of their
-  /// keys in the run, [lo - 8 * vector, hi - 8 * vector) clipped to [0, 8) (none past the sequence).
+  /// Vectors [g0, g0 + 32 * Gather) of the sequence: each lane's Gather vectors' loads issued, and the mask of
+  /// their keys in the run, [lo - 8 * vector, hi - 8 * vector) clipped to [0, 8) (none past the sequence).
   ONCHIP_DEVICE ONCHIP_FORCEINLINE void fetch(const uint4* vectors, unsigned g0, int lane,
                                               unsigned (&in_run)[Gather], uint4 (&keys)[Gather]) {
     constexpr unsigned all = 0xffffffffu, tile = Tile;
@@ -502,10 +536,10 @@ struct key_round {
   }
 };
 
-/// Counts fetched vectors' keys in the run (counters: the padded counters' shared address); a key outside it counts
-/// in a spare word of the lane's (spare: key 0's; key q's is 32 q words on): no branch around the atomic (ptxas
-/// turns a predicated one into a branch), lanes' spare words share no bank, and a lane's atomics in a row do not
-/// wait on one word.
+/// Counts fetched vectors' keys in the run (counters: the padded counters' shared address); a key outside it
+/// counts in a spare word of the lane's (spare: key 0's; key q's is 32 q words on): no branch around the atomic
+/// (ptxas turns a predicated one into a branch), lanes' spare words share no bank, and a lane's atomics in a row
+/// do not wait on one word.
 template <int Gather>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE void count_gathered_keys(unsigned counters, unsigned spare,
                                                           const unsigned (&in_run)[Gather],
@@ -644,6 +678,25 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE int bucket_of_item(const unsigned* items, int b
   return lo;
 }
 
+/// Cuts the buckets into items (s.items: each bucket's first item, then their number), and returns the number of
+/// items. Keys per item: the keys the scatter wrote (fewer than the chunk's samples where samples fell in no bin
+/// or in a direct bucket), two items a block, and no fewer than p.item_keys.
+template <int Threads>
+ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned bucket_items(const partition_bins_layout::spans& s,
+                                                       const partition_args& p, int t) {
+  for (int j = t; j < p.buckets; j += Threads) { s.items[j] = p.sizes[j] & ~direct_mark; }
+  block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
+  const auto share = static_cast<cuda::std::size_t>(gridDim.x) * tuning::partition_items_per_block;
+  const cuda::std::size_t fair = (s.items[p.buckets] + share - 1) / share;
+  const cuda::std::size_t item_keys = fair > p.item_keys ? fair : p.item_keys;
+  for (int j = t; j < p.buckets; j += Threads) {
+    const cuda::std::size_t keys = p.sizes[j] & ~direct_mark;
+    s.items[j] = keys > item_keys ? static_cast<unsigned>((keys + item_keys - 1) / item_keys) : 1u;
+  }
+  block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
+  return s.items[p.buckets];
+}
+
 /**
  * The bucket pass: items are buckets, a bucket of more keys than a fair share of the keys written (two items a
  * block, at least p.item_keys) split into parts of near-equal tile ranges; a block zeroes one bucket's counters,
@@ -663,19 +716,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
   const int t = static_cast<int>(threadIdx.x), lane = t % 32;
   const int slice = 1 << p.slice_bits;
   const cuda::std::size_t bins = static_cast<cuda::std::size_t>(job.total_bins());
-  // Keys per item: the keys the scatter wrote (fewer than the chunk's samples where samples fell in no bin or in
-  // a direct bucket), two items a block, and no fewer than p.item_keys.
-  for (int j = t; j < p.buckets; j += Threads) { s.items[j] = p.sizes[j] & ~direct_mark; }
-  block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
-  const auto share = static_cast<cuda::std::size_t>(gridDim.x) * tuning::partition_items_per_block;
-  const cuda::std::size_t fair = (s.items[p.buckets] + share - 1) / share;
-  const cuda::std::size_t item_keys = fair > p.item_keys ? fair : p.item_keys;
-  for (int j = t; j < p.buckets; j += Threads) {
-    const cuda::std::size_t keys = p.sizes[j] & ~direct_mark;
-    s.items[j] = keys > item_keys ? static_cast<unsigned>((keys + item_keys - 1) / item_keys) : 1u;
-  }
-  block_exclusive_scan<Threads>(s.items, s.items, p.buckets, s.warp_sums);
-  const unsigned items = s.items[p.buckets];
+  const unsigned items = bucket_items<Threads>(s, p, t);
   // The counters' address as one opaque value: left to itself, ptxas folds the layout's constant offset into each
   // key's address (one more add per key than the counter_word arithmetic needs).
   unsigned counters = static_cast<unsigned>(__cvta_generic_to_shared(s.counters));
@@ -687,13 +728,12 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void partition_bins(const Job& job, const parti
     // Unmarked: no scatter block counted part of this bucket in place (and flushed into its bins).
     const bool unmarked = (p.sizes[j] & direct_mark) == 0;
     const unsigned parts = s.items[j + 1] - s.items[j], part = item - s.items[j];
-    const unsigned first_tile = share_begin(p.tiles, part, parts), end_tile = share_begin(p.tiles, part + 1, parts);
+    const unsigned first_tile = share_begin(p.tiles, part, parts),
+                   end_tile = share_begin(p.tiles, part + 1, parts);
     // Where the chunk overwrites the output and no scatter block flushed into a split bucket, the first of its
     // parts to start clears its bins, and every part adds once they are (the scans no longer read warp_sums).
     const bool split = p.overwrite && parts > 1;
-    if (split && t == 0) {
-      s.warp_sums[0] = unmarked && take_claim(p.claims + j) ? 1u : 0u;
-    }
+    if (split && t == 0) { s.warp_sums[0] = unmarked && take_claim(p.claims + j) ? 1u : 0u; }
     for (int i = t; i < padded_words(slice) / 4; i += Threads) {
       reinterpret_cast<uint4*>(s.counters)[i] = make_uint4(0, 0, 0, 0);
     }

@@ -138,7 +138,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job jo
                                                                     BinOf bin_of, unsigned* words,
                                                                     unsigned positions, OutOf out_of) {
   using sample_t = typename Job::sample_t;
-  constexpr int per_vector = items_per_16b<sample_t> > 0 ? items_per_16b<sample_t> : 1;
+  constexpr int per_vector = items_per_16b < sample_t >> 0 ? items_per_16b<sample_t> : 1;
   packed_adder<OutOf> p{words, reinterpret_cast<unsigned*>(job.hist[0]), positions, out_of};
   auto on_vector = [&](const vec<sample_t, per_vector>& items, cuda::std::size_t) {
     if constexpr (per_vector > 1) {
@@ -278,7 +278,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_folded(const Job job, 
  */
 template <int Vectors, class Job, class Staged, class Counters>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_replicas(const Job job, const kernel_args& a,
-                                                                   const Staged binners, const Counters& counters) {
+                                                                   const Staged binners,
+                                                                   const Counters& counters) {
   using counter_t = typename Job::counter_t;
   using word_t = typename Counters::word_t;
   constexpr bool spare_counts = !Job::weighted && cuda::std::is_integral_v<counter_t>;
@@ -287,7 +288,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_replicas(const Job job
   const int stride = counters.stride();
   const auto spare = static_cast<unsigned>(__cvta_generic_to_shared(counters.words + a.replicas * stride + slot));
   const auto bin_bytes = static_cast<unsigned>(a.replicas * sizeof(word_t));
-  const unsigned first = spare - static_cast<unsigned>(a.replicas * stride) * static_cast<unsigned>(sizeof(word_t));
+  const unsigned first =
+      spare - static_cast<unsigned>(a.replicas * stride) * static_cast<unsigned>(sizeof(word_t));
   auto add = [&](auto ch, int bin, bool valid, auto weight) {
     if constexpr (Job::active == 1) {  // the spare counter is bin `bins`: min(bin, bins), no select
       const unsigned clamped = min(static_cast<unsigned>(bin), static_cast<unsigned>(counters.bins));
@@ -340,7 +342,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_staged(const Staged& b
 }
 
 /// Whether this block leaves the call to the carry grid: a kernel launched as its fallback
-/// (kernel_args::carry_fallback_bits) counts only where the levels crowd the grid's cells (synchronizes the block).
+/// (kernel_args::carry_fallback_bits) counts only where the levels crowd the grid's cells (synchronizes the
+/// block).
 template <class Job>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE bool carried_elsewhere(const Job& job, const kernel_args& a) {
   if constexpr (is_value_table_v<typename Job::binners_t>) {
@@ -353,7 +356,8 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE bool carried_elsewhere(const Job& job, const ke
 /// Bitmapped: the plan gave range binning's levels bitmaps (launch_plan::level_bitmap), and only that loop is
 /// compiled (the grid's search needs more registers).
 template <class Job, class Smem, int Threads, int MinBlocks, int Vectors, bool Bitmapped = false>
-__global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) shared_kernel(Job job, kernel_args a) {
+__global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks))
+    shared_kernel(Job job, kernel_args a) {
   constexpr bool packed = counter_traits<Smem>::packed16;
   using word_t = typename counter_traits<Smem>::word;
   if (carried_elsewhere(job, a)) { return; }
@@ -389,12 +393,13 @@ __global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, Mi
 }
 
 template <class Job, int Threads, int MinBlocks, int Vectors, bool Bitmapped = false>
-__global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks)) global_kernel(Job job, kernel_args a) {
+__global__ void __launch_bounds__(Threads, tuning::device_min_blocks(Threads, MinBlocks))
+    global_kernel(Job job, kernel_args a) {
   if (carried_elsewhere(job, a)) { return; }
   const shared_spans spans = onchip::carve(layout_of(histogram_path::global_atomics, typed_call<Job>(a.call), 0));
   zero_output(job, a);
   const auto binners = job.binners.template stage<typename Job::sample_t>(spans);
-  __syncthreads();  // the output is zeroed before anything is added
+  __syncthreads();             // the output is zeroed before anything is added
   cuda::std::size_t base = 0;  // segments: the current segment's first bin
   auto add = [&](auto ch, int bin, bool valid, auto weight) {
     constexpr int c = decltype(ch)::value;
