@@ -504,7 +504,7 @@ TEST_CASE("range binning stages its levels while they fit, else searches them in
     unsorted.level_bytes = 2;  // 65537 2-byte levels fit some GPUs, but cannot be ascending
     CHECK_FALSE(plan_histogram(unsorted, g.limits).ok());
     unsorted.bins[0] = onchip::detail::max_staged_bins;
-    CHECK((plan_histogram(unsorted, g.limits).ok() || 2 * (unsorted.bins[0] + 1) > g.limits.smem_per_block_optin));
+    CHECK((plan_histogram(unsorted, g.limits).ok() || 2 * static_cast<std::size_t>(unsorted.bins[0] + 1) > g.limits.smem_per_block_optin));
     histogram_call huge = call_of(4, false, onchip::detail::max_staged_bins + 1);
     huge.level_bytes = 4;  // 65537 levels: more than a cell's 16-bit bounds can reach
     CHECK_FALSE(plan_histogram(huge, g.limits).ok());

@@ -73,26 +73,16 @@ std::vector<double> read_levels(const std::string& path) {
 std::vector<channel_result> dispatch(const options& o, std::vector<source>& sources,
                                      const std::vector<double>& levels, run_info& r) {
   switch (o.type) {
-    case sample_type::u8:
-      return dispatch_channels<std::uint8_t>(o, sources, levels, r);
-    case sample_type::i8:
-      return dispatch_channels<std::int8_t>(o, sources, levels, r);
-    case sample_type::u16:
-      return dispatch_channels<std::uint16_t>(o, sources, levels, r);
-    case sample_type::i16:
-      return dispatch_channels<std::int16_t>(o, sources, levels, r);
-    case sample_type::u32:
-      return dispatch_channels<std::uint32_t>(o, sources, levels, r);
-    case sample_type::i32:
-      return dispatch_channels<std::int32_t>(o, sources, levels, r);
-    case sample_type::u64:
-      return dispatch_channels<std::uint64_t>(o, sources, levels, r);
-    case sample_type::i64:
-      return dispatch_channels<std::int64_t>(o, sources, levels, r);
-    case sample_type::f32:
-      return dispatch_channels<float>(o, sources, levels, r);
-    default:
-      return dispatch_channels<double>(o, sources, levels, r);
+    case sample_type::u8: return dispatch_channels<std::uint8_t>(o, sources, levels, r);
+    case sample_type::i8: return dispatch_channels<std::int8_t>(o, sources, levels, r);
+    case sample_type::u16: return dispatch_channels<std::uint16_t>(o, sources, levels, r);
+    case sample_type::i16: return dispatch_channels<std::int16_t>(o, sources, levels, r);
+    case sample_type::u32: return dispatch_channels<std::uint32_t>(o, sources, levels, r);
+    case sample_type::i32: return dispatch_channels<std::int32_t>(o, sources, levels, r);
+    case sample_type::u64: return dispatch_channels<std::uint64_t>(o, sources, levels, r);
+    case sample_type::i64: return dispatch_channels<std::int64_t>(o, sources, levels, r);
+    case sample_type::f32: return dispatch_channels<float>(o, sources, levels, r);
+    default: return dispatch_channels<double>(o, sources, levels, r);
   }
 }
 

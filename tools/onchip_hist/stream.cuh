@@ -98,37 +98,30 @@ using level_t = std::conditional_t<std::is_integral_v<T>, long long, double>;
 
 using counter_t = unsigned long long;  // every count fits, whatever the input size
 
-// `count` elements of device memory (none for 0), freed with the object.
-template <class T>
-class device_array {
+// `count` elements (none for 0) of device memory, or of pinned host memory where `Pinned`, freed with the object.
+template <class T, bool Pinned = false>
+class cuda_array {
  public:
-  explicit device_array(std::size_t count) {
-    if (count > 0) { check(cudaMalloc(&p_, count * sizeof(T)), "cudaMalloc"); }
+  explicit cuda_array(std::size_t count) {
+    if (count == 0) { return; }
+    if constexpr (Pinned) {
+      check(cudaMallocHost(&p_, count * sizeof(T)), "cudaMallocHost");
+    } else {
+      check(cudaMalloc(&p_, count * sizeof(T)), "cudaMalloc");
+    }
   }
-  ~device_array() { cudaFree(p_); }
-  device_array(const device_array&) = delete;
-  device_array& operator=(const device_array&) = delete;
+  ~cuda_array() { Pinned ? cudaFreeHost(p_) : cudaFree(p_); }
+  cuda_array(const cuda_array&) = delete;
+  cuda_array& operator=(const cuda_array&) = delete;
   T* get() const { return p_; }
 
  private:
   T* p_ = nullptr;
 };
-
-// `count` elements of pinned host memory (none for 0), freed with the object.
 template <class T>
-class pinned_array {
- public:
-  explicit pinned_array(std::size_t count) {
-    if (count > 0) { check(cudaMallocHost(&p_, count * sizeof(T)), "cudaMallocHost"); }
-  }
-  ~pinned_array() { cudaFreeHost(p_); }
-  pinned_array(const pinned_array&) = delete;
-  pinned_array& operator=(const pinned_array&) = delete;
-  T* get() const { return p_; }
-
- private:
-  T* p_ = nullptr;
-};
+using device_array = cuda_array<T>;
+template <class T>
+using pinned_array = cuda_array<T, true>;
 
 // One of the two buffers chunks alternate between: pinned and device memory for a chunk (and its weights), its
 // stream, and events: the chunk done, and the histogram call's start and end on the GPU.
@@ -377,24 +370,15 @@ std::vector<channel_result> dispatch_channels(const options& o, std::vector<sour
   if constexpr (std::is_same_v<T, std::uint8_t>) {
     if (!levels.empty()) { throw failure("--levels works with one channel only"); }
     switch (o.channels * 10 + o.active) {
-      case 21:
-        return run<T, 2, 1>(o, sources, levels, r);
-      case 22:
-        return run<T, 2, 2>(o, sources, levels, r);
-      case 31:
-        return run<T, 3, 1>(o, sources, levels, r);
-      case 32:
-        return run<T, 3, 2>(o, sources, levels, r);
-      case 33:
-        return run<T, 3, 3>(o, sources, levels, r);
-      case 41:
-        return run<T, 4, 1>(o, sources, levels, r);
-      case 42:
-        return run<T, 4, 2>(o, sources, levels, r);
-      case 43:
-        return run<T, 4, 3>(o, sources, levels, r);
-      default:
-        return run<T, 4, 4>(o, sources, levels, r);
+      case 21: return run<T, 2, 1>(o, sources, levels, r);
+      case 22: return run<T, 2, 2>(o, sources, levels, r);
+      case 31: return run<T, 3, 1>(o, sources, levels, r);
+      case 32: return run<T, 3, 2>(o, sources, levels, r);
+      case 33: return run<T, 3, 3>(o, sources, levels, r);
+      case 41: return run<T, 4, 1>(o, sources, levels, r);
+      case 42: return run<T, 4, 2>(o, sources, levels, r);
+      case 43: return run<T, 4, 3>(o, sources, levels, r);
+      default: return run<T, 4, 4>(o, sources, levels, r);
     }
   }
   throw failure("--channels works with u8 samples (RGBA and other interleaved bytes)");

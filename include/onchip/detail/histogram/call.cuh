@@ -156,20 +156,13 @@ inline constexpr int max_staged_bins = 65535;
 /// A path's name, as the docs and error messages use it.
 ONCHIP_HOST_DEVICE constexpr const char* path_name(histogram_path path) {
   switch (path) {
-    case histogram_path::byte_lanes:
-      return "byte_lanes";
-    case histogram_path::shared_replicas:
-      return "shared_replicas";
-    case histogram_path::shared_packed16:
-      return "shared_packed16";
-    case histogram_path::carry_grid:
-      return "carry_grid";
-    case histogram_path::partition:
-      return "partition";
-    case histogram_path::global_atomics:
-      return "global_atomics";
-    default:
-      return "automatic";
+    case histogram_path::byte_lanes: return "byte_lanes";
+    case histogram_path::shared_replicas: return "shared_replicas";
+    case histogram_path::shared_packed16: return "shared_packed16";
+    case histogram_path::carry_grid: return "carry_grid";
+    case histogram_path::partition: return "partition";
+    case histogram_path::global_atomics: return "global_atomics";
+    default: return "automatic";
   }
 }
 

@@ -100,6 +100,20 @@ cudaError_t run_even(const char* who, const Sample* samples, sample_rows in, con
                                          segment_offsets);
 }
 
+/// Whether Binners are bin_even binners (run_even picks their leaner forms).
+template <class Binners>
+inline constexpr bool is_even_binners_v = false;
+template <int Active, class Level>
+inline constexpr bool is_even_binners_v<plain_binners<Active, bin_even<Level>>> = true;
+
+/// multi_histogram_even's and multi_histogram_range's channel counts.
+template <int Channels, int Active>
+constexpr void check_channels() {
+  static_assert(Channels >= 1 && Channels <= 4, "onchip::multi_histogram_even/_range: 1 to 4 channels");
+  static_assert(Active >= 1 && Active <= Channels,
+                "onchip::multi_histogram_even/_range: 1 to NumChannels active channels");
+}
+
 /// The checks every one-channel call makes.
 inline cudaError_t check_call(const char* who, const void* samples, sample_rows in, cuda::std::size_t sample_size,
                               const void* hist) {
@@ -115,16 +129,26 @@ inline cudaError_t check_weighted(const char* who, const void* samples, const vo
   return cudaSuccess;
 }
 
-/// The weighted functions' checks: the weight type, then the binning's check (`binning`, already made), then the
-/// samples, weights and output.
-template <class Sample, class Weight, class Counter>
-cudaError_t check_weighted_call(const char* who, cudaError_t binning, const Sample* samples, const Weight* weights,
-                                sample_rows in, const Counter* hist) {
+/// A weighted one-channel call of `n` samples: the weight type, then the binning's check (`binning`, already
+/// made), then the samples, weights and output; then the run (even binners through run_even).
+template <class Sample, class Weight, class Binners, class Counter>
+cudaError_t run_weighted(const char* who, cudaError_t binning, const Sample* samples, const Weight* weights,
+                         cuda::std::size_t n, const Binners& binners, Counter* hist, cudaStream_t stream,
+                         const histogram_options& options) {
   static_assert(counter_holds_v<Counter, Weight>,
                 "onchip::weighted_histogram_even/_range: the counter type cannot hold the weight type (e.g. float "
                 "weights need float or double counters)");
   if (binning != cudaSuccess) { return binning; }
-  return check_weighted(who, samples, weights, in, sizeof(Sample), hist);
+  const sample_rows in{n, 1, n * sizeof(Sample)};
+  if (cudaError_t e = check_weighted(who, samples, weights, in, sizeof(Sample), hist); e != cudaSuccess) {
+    return e;
+  }
+  Counter* const out[1] = {hist};
+  if constexpr (is_even_binners_v<Binners>) {
+    return run_even<1, 1>(who, samples, in, weights, binners, out, stream, options);
+  } else {
+    return run_histogram<1, 1>(who, samples, in, weights, binners, out, stream, options);
+  }
 }
 
 inline constexpr const no_weights* unweighted = nullptr;
@@ -199,9 +223,7 @@ cudaError_t multi_histogram_even(const Sample* samples, cuda::std::size_t num_pi
                                  const int (&num_bins)[NumActiveChannels], const Level (&lower)[NumActiveChannels],
                                  const Level (&upper)[NumActiveChannels], cudaStream_t stream,
                                  histogram_options options) {
-  static_assert(NumChannels >= 1 && NumChannels <= 4, "onchip::multi_histogram_even: 1 to 4 channels");
-  static_assert(NumActiveChannels >= 1 && NumActiveChannels <= NumChannels,
-                "onchip::multi_histogram_even: 1 to NumChannels active channels");
+  detail::check_channels<NumChannels, NumActiveChannels>();
   constexpr const char* who = "onchip::multi_histogram_even";
   detail::plain_binners<NumActiveChannels, bin_even<Level>> binners{};
   for (int a = 0; a < NumActiveChannels; ++a) {
@@ -221,9 +243,7 @@ cudaError_t multi_histogram_range(const Sample* samples, cuda::std::size_t num_p
                                   const Level* const (&levels)[NumActiveChannels],
                                   const int (&num_levels)[NumActiveChannels], cudaStream_t stream,
                                   histogram_options options) {
-  static_assert(NumChannels >= 1 && NumChannels <= 4, "onchip::multi_histogram_range: 1 to 4 channels");
-  static_assert(NumActiveChannels >= 1 && NumActiveChannels <= NumChannels,
-                "onchip::multi_histogram_range: 1 to NumChannels active channels");
+  detail::check_channels<NumChannels, NumActiveChannels>();
   constexpr const char* who = "onchip::multi_histogram_range";
   detail::range_binners<NumActiveChannels, Level> binners{};
   for (int a = 0; a < NumActiveChannels; ++a) {
@@ -242,15 +262,9 @@ cudaError_t weighted_histogram_even(const Sample* samples, const Weight* weights
                                     Counter* hist, int num_bins, Level lower, Level upper, cudaStream_t stream,
                                     histogram_options options) {
   constexpr const char* who = "onchip::weighted_histogram_even";
-  const detail::sample_rows in{n, 1, n * sizeof(Sample)};
-  if (cudaError_t e = detail::check_weighted_call(who, detail::check_even(who, num_bins, lower, upper), samples,
-                                                  weights, in, hist);
-      e != cudaSuccess) {
-    return e;
-  }
   const detail::plain_binners<1, bin_even<Level>> binners{{bin_even<Level>(lower, upper, num_bins)}, {num_bins}};
-  Counter* const out[1] = {hist};
-  return detail::run_even<1, 1>(who, samples, in, weights, binners, out, stream, options);
+  return detail::run_weighted(who, detail::check_even(who, num_bins, lower, upper), samples, weights, n, binners,
+                              hist, stream, options);
 }
 
 template <class Sample, class Weight, class Counter, class Level>
@@ -258,15 +272,9 @@ cudaError_t weighted_histogram_range(const Sample* samples, const Weight* weight
                                      Counter* hist, const Level* levels, int num_levels, cudaStream_t stream,
                                      histogram_options options) {
   constexpr const char* who = "onchip::weighted_histogram_range";
-  const detail::sample_rows in{n, 1, n * sizeof(Sample)};
-  if (cudaError_t e = detail::check_weighted_call(who, detail::check_levels(who, levels, num_levels), samples,
-                                                  weights, in, hist);
-      e != cudaSuccess) {
-    return e;
-  }
   const detail::range_binners<1, Level> binners{{levels}, {num_levels - 1}};
-  Counter* const out[1] = {hist};
-  return detail::run_histogram<1, 1>(who, samples, in, weights, binners, out, stream, options);
+  return detail::run_weighted(who, detail::check_levels(who, levels, num_levels), samples, weights, n, binners,
+                              hist, stream, options);
 }
 
 namespace detail {

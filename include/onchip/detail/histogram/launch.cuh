@@ -163,8 +163,7 @@ cudaError_t launch_counting(const Job& job, const launch_plan& p, const kernel_a
           return launch_replicas<Job, kernel_variant::wide>(job, p, args, device, d, stream, who);
         case kernel_variant::small_slices:
           return launch_replicas<Job, kernel_variant::small_slices>(job, p, args, device, d, stream, who);
-        default:
-          return launch_replicas<Job, kernel_variant::standard>(job, p, args, device, d, stream, who);
+        default: return launch_replicas<Job, kernel_variant::standard>(job, p, args, device, d, stream, who);
       }
     case histogram_path::shared_packed16:
       if constexpr (admits(histogram_path::shared_packed16, kind) && admits_bitmaps(kind)) {
@@ -189,8 +188,7 @@ cudaError_t launch_counting(const Job& job, const launch_plan& p, const kernel_a
       }
       return launch_kernel<global_kernel<Job, global.threads, global.blocks, global.vectors>>(job, p, args, device,
                                                                                               d, stream, who);
-    default:
-      break;
+    default: break;
   }
   return invalid(who, std::string("no kernel of this call's type serves the path ") + path_name(p.path));
 }

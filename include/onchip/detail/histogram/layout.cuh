@@ -99,8 +99,7 @@ ONCHIP_HOST_DEVICE inline shared_layout layout_of(histogram_path path, const his
   switch (path) {
     case histogram_path::byte_lanes:  // 64 KiB planes of lane-owned 32-bit counters
       return {unstaged, 1, 4, tuning::byte_lane_planes(call.active) * 16384};
-    case histogram_path::shared_replicas:
-      return {call, replicas, call.counter_bytes, bins + 1};
+    case histogram_path::shared_replicas: return {call, replicas, call.counter_bytes, bins + 1};
     case histogram_path::shared_packed16:
       return {folds_values(path, call) ? unstaged : call, 1, 4, (packed_counters(call) + 1) / 2 + 1};
     case histogram_path::carry_grid: {  // a column of the table per lane, then bins + 2 counters per lane

@@ -54,19 +54,14 @@ ONCHIP_HOST_DEVICE constexpr bool byte_lanes_only(const call_kind& k) {
 ONCHIP_HOST_DEVICE constexpr bool admits(histogram_path path, const call_kind& k) {
   const bool one_stream = k.active == 1 && !k.weighted && !k.segmented;
   switch (path) {
-    case histogram_path::byte_lanes:
-      return k.byte_samples && !k.weighted && !k.segmented;
-    case histogram_path::shared_packed16:
-      return !byte_lanes_only(k) && one_stream && k.counter_takes_packed16;
-    case histogram_path::carry_grid:
-      return k.table_bytes > 0 && one_stream;
+    case histogram_path::byte_lanes: return k.byte_samples && !k.weighted && !k.segmented;
+    case histogram_path::shared_packed16: return !byte_lanes_only(k) && one_stream && k.counter_takes_packed16;
+    case histogram_path::carry_grid: return k.table_bytes > 0 && one_stream;
     case histogram_path::partition:
       return !k.byte_samples && k.channels == 1 && one_stream && k.level_bytes == 0 && k.table_bytes == 0;
     case histogram_path::shared_replicas:
-    case histogram_path::global_atomics:
-      return !byte_lanes_only(k);
-    default:
-      return false;
+    case histogram_path::global_atomics: return !byte_lanes_only(k);
+    default: return false;
   }
 }
 
@@ -88,14 +83,11 @@ ONCHIP_HOST_DEVICE constexpr bool wide_range_candidate(const call_kind& k) {
 ONCHIP_HOST_DEVICE constexpr bool admits(histogram_path path, kernel_variant variant, const call_kind& k) {
   if (!admits(path, k)) { return false; }
   switch (variant) {
-    case kernel_variant::standard:
-      return true;
+    case kernel_variant::standard: return true;
     case kernel_variant::wide:
       return path == histogram_path::shared_replicas && (wide_candidate(k) || wide_range_candidate(k));
-    case kernel_variant::small_slices:
-      return path == histogram_path::shared_replicas && k.segmented;
-    default:
-      return false;
+    case kernel_variant::small_slices: return path == histogram_path::shared_replicas && k.segmented;
+    default: return false;
   }
 }
 

@@ -74,12 +74,9 @@ ONCHIP_HOST_DEVICE constexpr bool serves(histogram_path path, const histogram_ca
   switch (path) {
     case histogram_path::carry_grid:
       return c.total_bins() <= tuning::carry_max_bins && c.row_samples * c.rows < tuning::carry_max_samples;
-    case histogram_path::partition:
-      return c.rows == 1;
-    case histogram_path::byte_lanes:
-      return true;
-    default:
-      return stageable;
+    case histogram_path::partition: return c.rows == 1;
+    case histogram_path::byte_lanes: return true;
+    default: return stageable;
   }
 }
 

@@ -45,13 +45,11 @@ ONCHIP_HOST_DEVICE constexpr kernel_shape shape_of(histogram_path path, int samp
     case histogram_path::shared_packed16:
       return {tuning::packed16_threads(range_binner, sample_bytes, bitmap), tuning::packed16_blocks,
               tuning::packed16_vectors};
-    case histogram_path::carry_grid:
-      return {tuning::carry.threads, tuning::carry.blocks, tuning::carry.vectors};
+    case histogram_path::carry_grid: return {tuning::carry.threads, tuning::carry.blocks, tuning::carry.vectors};
     case histogram_path::partition:  // the scatter's shape (the bucket pass: tuning::partition_bins_threads)
       return {tuning::partition_scatter_shape(sample_bytes, arch).threads, tuning::partition_scatter_blocks,
               tuning::partition_bins_gather};
-    default:
-      return {tuning::global_threads, tuning::global_blocks, tuning::sample_vectors(sample_bytes)};
+    default: return {tuning::global_threads, tuning::global_blocks, tuning::sample_vectors(sample_bytes)};
   }
 }
 

@@ -129,7 +129,7 @@ template <int Vectors, class Job, class Count>
 ONCHIP_DEVICE ONCHIP_FORCEINLINE bool count_weight_pairs(const Job& job, const kernel_args& a, Count& count,
                                                          unsigned long long& ignored) {
   using sample_t = typename Job::sample_t;
-  constexpr int per_vector = items_per_16b < sample_t >> 0 ? items_per_16b<sample_t> : 1;
+  constexpr int per_vector = 0 < items_per_16b<sample_t> ? items_per_16b<sample_t> : 1;
   if constexpr (Job::weighted && Job::channels == 1 && !Job::segmented && per_vector > 1) {
     if (a.walk == traversal::whole_grid && job.rows == 1 && weights_pair_with(job.samples, job.weights)) {
       using weight_t = typename Job::weight_t;
@@ -163,7 +163,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_samples(const Job job,
                                                                   Around&& around) {
   using sample_t = typename Job::sample_t;
   constexpr int C = Job::channels, A = Job::active;
-  constexpr int per_vector = items_per_16b < sample_t >> 0 ? items_per_16b<sample_t> : 1;
+  constexpr int per_vector = 0 < items_per_16b<sample_t> ? items_per_16b<sample_t> : 1;
   unsigned long long ignored = 0;
   // Counts one sample in `bin` (or `weight` equal unweighted samples); returns 1 (or `weight`) if in no bin.
   auto count_bin = [&](auto ch, int bin, auto weight) -> unsigned {

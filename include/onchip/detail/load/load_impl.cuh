@@ -293,18 +293,10 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE void load_tile(const T* __restrict__ in, cuda::
     constexpr cuda::std::size_t segment_bytes = sizeof(T) * ItemsPerThread;
     // Every thread's segment has the alignment of `in` modulo the segment size, so one width serves the block.
     switch (detail::blocked_vector_bytes(reinterpret_cast<cuda::std::uintptr_t>(in), segment_bytes, sizeof(T))) {
-      case 16:
-        detail::load_blocked_segment<16, ItemsPerThread, Policy>(segment, count, items, oob_default);
-        break;
-      case 8:
-        detail::load_blocked_segment<8, ItemsPerThread, Policy>(segment, count, items, oob_default);
-        break;
-      case 4:
-        detail::load_blocked_segment<4, ItemsPerThread, Policy>(segment, count, items, oob_default);
-        break;
-      default:
-        detail::load_blocked_segment<0, ItemsPerThread, Policy>(segment, count, items, oob_default);
-        break;
+      case 16: detail::load_blocked_segment<16, ItemsPerThread, Policy>(segment, count, items, oob_default); break;
+      case 8: detail::load_blocked_segment<8, ItemsPerThread, Policy>(segment, count, items, oob_default); break;
+      case 4: detail::load_blocked_segment<4, ItemsPerThread, Policy>(segment, count, items, oob_default); break;
+      default: detail::load_blocked_segment<0, ItemsPerThread, Policy>(segment, count, items, oob_default); break;
     }
   } else {
     static_assert(cuda::std::is_same_v<Arrangement, arrangement::striped> ||

@@ -138,7 +138,7 @@ ONCHIP_DEVICE ONCHIP_FORCEINLINE unsigned long long count_packed_by(const Job jo
                                                                     BinOf bin_of, unsigned* words,
                                                                     unsigned positions, OutOf out_of) {
   using sample_t = typename Job::sample_t;
-  constexpr int per_vector = items_per_16b < sample_t >> 0 ? items_per_16b<sample_t> : 1;
+  constexpr int per_vector = 0 < items_per_16b<sample_t> ? items_per_16b<sample_t> : 1;
   packed_adder<OutOf> p{words, reinterpret_cast<unsigned*>(job.hist[0]), positions, out_of};
   auto on_vector = [&](const vec<sample_t, per_vector>& items, cuda::std::size_t) {
     if constexpr (per_vector > 1) {
