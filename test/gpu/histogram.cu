@@ -193,11 +193,18 @@ ONCHIP_GPU_TEST_CASE("a 2-D region of interest with padded rows") {
 }
 #endif
 
+/// The RGBA tests' input: 2^20 + 1 uniform pixels of four byte channels, on the host and on the device.
+struct rgba_pixels {
+  std::size_t pixels = hist_test::sized((std::size_t{1} << 20) + 1);
+  std::vector<std::uint8_t> host =
+      hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::uniform, 31);
+  hist_test::device_samples<std::uint8_t> in{host, 0};
+};
+
 #if ONCHIP_TEST_PART_IS(10)
 ONCHIP_GPU_TEST_CASE("RGBA with 3 active channels: even bins match CUB's MultiHistogramEven and the reference") {
-  const std::size_t pixels = hist_test::sized((std::size_t{1} << 20) + 1);
-  const auto host = hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::uniform, 31);
-  hist_test::device_samples<std::uint8_t> in(host, 0);
+  const rgba_pixels input;
+  const auto& [pixels, host, in] = input;
   hist_test::device_hist<unsigned> r(256), g(128), b(17);
   unsigned* const ours[3] = {r.buffer.data(), g.buffer.data(), b.buffer.data()};
   const int bins[3] = {256, 128, 17};
@@ -230,9 +237,8 @@ ONCHIP_GPU_TEST_CASE("RGBA with 3 active channels: even bins match CUB's MultiHi
 
 #if ONCHIP_TEST_PART_IS(11)
 ONCHIP_GPU_TEST_CASE("RGBA with 3 active channels: range levels per channel match the reference") {
-  const std::size_t pixels = hist_test::sized((std::size_t{1} << 20) + 1);
-  const auto host = hist_test::make_samples<std::uint8_t>(pixels * 4, 0, 256, distribution::uniform, 31);
-  hist_test::device_samples<std::uint8_t> in(host, 0);
+  const rgba_pixels input;
+  const auto& [pixels, host, in] = input;
   std::vector<int> lv0 = {0, 10, 100, 256}, lv1 = {5, 6, 7, 8, 9, 250}, lv2 = {0, 128, 255};
   onchip_test::device_buffer<int> d0(lv0.size()), d1(lv1.size()), d2(lv2.size());
   ONCHIP_CUDA_REQUIRE(cudaMemcpy(d0.data(), lv0.data(), lv0.size() * sizeof(int), cudaMemcpyHostToDevice));

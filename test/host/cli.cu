@@ -123,6 +123,9 @@ TEST_CASE("onchip-hist arguments: --option=value, and '--' before file names") {
   REQUIRE(p.error.empty());
   CHECK_FALSE(p.opts.help);  // after "--", "--help" is a file name
   CHECK(p.opts.inputs == std::vector<std::string>{"-dash.raw", "--help", "-"});
+  p = parse({"-t", "u32", "--help=yes"});  // help, though u32 without --range would be an error
+  CHECK(p.opts.help);
+  CHECK(p.error.empty());
 }
 
 TEST_CASE("onchip-hist statistics: totals, ignored, entropy, min and max bins") {

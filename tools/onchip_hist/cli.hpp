@@ -170,7 +170,7 @@ class argument_reader {
 inline std::string parse_option(const std::string& a, argument_reader& r, options& o, bool& active_given) {
   std::string v, w;
   long long n = 0;
-  if (a == "-h" || a == "--help") {
+  if (a == "-h" || a == "--help") {  // --help=anything (the bare forms: wants_help)
     o.help = true;
   } else if (a == "-t" || a == "--type") {
     if (!r.value(v)) { return a + " needs a sample type (u8 i8 u16 i16 u32 i32 u64 i64 f32 f64)"; }
@@ -302,6 +302,7 @@ inline parsed parse(int argc, const char* const* argv) {
       return p;
     }
   }
+  if (o.help) { return p; }
   p.error = check_combination(o, active_given);
   if (p.error.empty()) { p.error = complete_range(o); }
   return p;

@@ -52,11 +52,10 @@ struct source {
 
 // The demo: a mixture of N(-1, 0.5) (70%) and N(1.5, 0.8) (30%), mapped onto the requested type and range.
 template <class T>
-void demo_chunk(std::vector<unsigned char>& out, std::size_t samples, std::mt19937_64& rng, double lower,
-                double upper) {
+void demo_chunk(unsigned char* out, std::size_t samples, std::mt19937_64& rng, double lower, double upper) {
   std::normal_distribution<double> a(-1.0, 0.5), b(1.5, 0.8);
   std::uniform_real_distribution<double> pick(0.0, 1.0);
-  T* p = reinterpret_cast<T*>(out.data());
+  T* p = reinterpret_cast<T*>(out);
   for (std::size_t i = 0; i < samples; ++i) {
     const double x = pick(rng) < 0.7 ? a(rng) : b(rng);
     const double v = lower + (upper - lower) * (x + 4.0) / 8.0;  // [-4, 4) onto [lower, upper)
@@ -168,9 +167,7 @@ std::size_t read_chunk(source& src, unsigned char* pinned, std::size_t chunk, st
   std::size_t n = 0;
   if (src.demo) {
     n = std::min(chunk, left);
-    std::vector<unsigned char> made(n);
-    demo_chunk<T>(made, n / sizeof(T), rng, o.lower, o.upper);
-    std::memcpy(pinned, made.data(), n);
+    demo_chunk<T>(pinned, n / sizeof(T), rng, o.lower, o.upper);  // straight into the pinned buffer
     left -= n;
   } else {
     n = std::fread(pinned, 1, chunk, src.file);

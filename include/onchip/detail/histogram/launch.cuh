@@ -26,9 +26,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cstdint>
-#include <mutex>
 #include <string>
 
 namespace onchip::detail {
