@@ -23,7 +23,8 @@ struct lean_even;
 }  // namespace detail
 
 /**
- * @brief `num_bins` equal-width bins over `[lower, upper)`; samples outside, and NaN, are ignored.
+ * @brief `num_bins` equal-width bins over `[lower, upper)`, or over `[lower, upper]` with `include_upper`
+ * (NumPy's rule: the last bin also holds `upper`); samples outside, and NaN, are ignored.
  *
  * Integer samples with integer levels get exactly CUB's bins, `floor((x - lower) * num_bins / (upper - lower))`,
  * computed without overflow for any 64-bit range and without a per-sample division. Floating samples (or levels)
@@ -39,15 +40,16 @@ class bin_even {
  public:
   /// No bins (not valid()).
   bin_even() = default;
-  /// Bins over `[lower, upper)`; call valid() before use (the device-wide API does).
-  ONCHIP_HOST_DEVICE bin_even(Level lower, Level upper, int num_bins) noexcept;
+  /// Bins over `[lower, upper)`, or `[lower, upper]` with `include_upper` (floating-point Level only: integer
+  /// levels with `include_upper` are not valid()); call valid() before use (the device-wide API does).
+  ONCHIP_HOST_DEVICE bin_even(Level lower, Level upper, int num_bins, bool include_upper = false) noexcept;
   /// The bin of `x`, or -1.
   template <class Sample>
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int operator()(Sample x) const;
   /// Number of bins.
   ONCHIP_HOST_DEVICE constexpr int bins() const noexcept { return bins_; }
   /// True when num_bins >= 1 and lower < upper, both finite, and (floating levels) upper - lower and
-  /// num_bins / (upper - lower) are finite in Level's precision.
+  /// num_bins / (upper - lower) are finite in Level's precision; integer levels without include_upper.
   ONCHIP_HOST_DEVICE bool valid() const noexcept;
 
  private:
@@ -57,7 +59,12 @@ class bin_even {
   ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin(Sample x) const;
 
   Level lower_{}, upper_{};
+  // Floating-point binning: the largest value counted is below these bounds (upper itself, or the next value
+  // above it in float and in double precision with include_upper); the scale still comes from upper.
+  float bound_float_ = 0;
+  double bound_double_ = 0;
   int bins_ = 0;
+  bool include_upper_ = false;
   double scale_ = 0;               // num_bins / (upper - lower)
   cuda::std::uint64_t range_ = 0;  // integer levels: upper - lower
   // Integer levels with range <= 2^32: bin = offset * quotient_ + (offset * magic_) >> 64, where

@@ -64,7 +64,8 @@ inline cudaError_t histogram_release_workspace();
  * double)
  * @param num_bins  number of bins, 1 to 2^30
  * @param lower     lowest value counted (inclusive)
- * @param upper     end of the counted range (exclusive); must be above `lower`
+ * @param upper     end of the counted range (exclusive; inclusive with histogram_options::include_upper); must
+ *                  be above `lower`
  * @param stream    stream the work is ordered on
  * @param options   accumulate instead of overwrite, and where to count ignored samples
  * @return cudaSuccess, or cudaErrorInvalidValue with last_error_message() for bad arguments (nothing launched)

@@ -24,10 +24,9 @@ using hist_test::distribution;
 
 namespace {
 
-[[maybe_unused]] constexpr distribution all_distributions[] = {distribution::uniform,     distribution::degenerate,
-                                              distribution::skewed,      distribution::sorted_runs,
-                                              distribution::alternating, distribution::out_of_range,
-                                              distribution::nan_laced};
+[[maybe_unused]] constexpr distribution all_distributions[] = {
+    distribution::uniform,     distribution::degenerate,   distribution::skewed,   distribution::sorted_runs,
+    distribution::alternating, distribution::out_of_range, distribution::nan_laced};
 
 [[maybe_unused]] std::vector<double> counts_of(const std::vector<int>& bins_of_samples, int bins) {
   std::vector<double> c(bins, 0.0);
@@ -51,7 +50,8 @@ ONCHIP_GPU_TEST_CASE("bin counts from 1 to 2^20 on every distribution (f32 sampl
   for (int bins : {1, 2, 7, 64, 255, 256, 257, 1000, 4096, 65536, 1 << 20}) {
     for (distribution d : all_distributions) {
       INFO("bins " << bins << ", " << hist_test::name(d));
-      const auto host = hist_test::make_samples<float>(hist_test::sized((std::size_t{1} << 20) + 3), 0.0, 1.0, d, 17u + bins);
+      const auto host =
+          hist_test::make_samples<float>(hist_test::sized((std::size_t{1} << 20) + 3), 0.0, 1.0, d, 17u + bins);
       hist_test::check_even<unsigned>(host, bins, 0.0f, 1.0f);
     }
   }
@@ -106,28 +106,32 @@ ONCHIP_GPU_TEST_CASE("range binning with 1025 levels matches CUB's HistogramRang
   levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
   const int num_levels = static_cast<int>(levels.size());
   onchip_test::device_buffer<float> d_levels(levels.size());
-  ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(float), cudaMemcpyHostToDevice));
+  ONCHIP_CUDA_REQUIRE(
+      cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(float), cudaMemcpyHostToDevice));
   for (distribution d : {distribution::uniform, distribution::degenerate, distribution::nan_laced}) {
     INFO(hist_test::name(d));
-    const auto host = hist_test::make_samples<float>(hist_test::sized((std::size_t{1} << 20) + 7), 0.0, 1.0, d, 12);
+    const auto host =
+        hist_test::make_samples<float>(hist_test::sized((std::size_t{1} << 20) + 7), 0.0, 1.0, d, 12);
     hist_test::device_samples<float> in(host, 4);
     hist_test::device_hist<unsigned> ours(num_levels - 1);
-    ONCHIP_CUDA_REQUIRE(onchip::histogram_range(in.data, host.size(), ours.buffer.data(), d_levels.data(), num_levels));
+    ONCHIP_CUDA_REQUIRE(
+        onchip::histogram_range(in.data, host.size(), ours.buffer.data(), d_levels.data(), num_levels));
     std::vector<int> ref(host.size());
     for (std::size_t i = 0; i < host.size(); ++i) { ref[i] = hist_test::reference_range(host[i], levels); }
     const auto got = ours.get();
     hist_test::require_equal(got, counts_of(ref, num_levels - 1));
     onchip_test::device_buffer<int> theirs(num_levels - 1);
     std::size_t temp_bytes = 0;
-    ONCHIP_CUDA_REQUIRE(cub::DeviceHistogram::HistogramRange(nullptr, temp_bytes, in.data, theirs.data(), num_levels,
-                                                             d_levels.data(), static_cast<long long>(host.size())));
+    ONCHIP_CUDA_REQUIRE(cub::DeviceHistogram::HistogramRange(nullptr, temp_bytes, in.data, theirs.data(),
+                                                             num_levels, d_levels.data(),
+                                                             static_cast<long long>(host.size())));
     onchip_test::device_buffer<unsigned char> temp(temp_bytes);
     ONCHIP_CUDA_REQUIRE(cub::DeviceHistogram::HistogramRange(temp.data(), temp_bytes, in.data, theirs.data(),
                                                              num_levels, d_levels.data(),
                                                              static_cast<long long>(host.size())));
     std::vector<int> cub_counts(num_levels - 1);
-    ONCHIP_CUDA_REQUIRE(cudaMemcpy(cub_counts.data(), theirs.data(), cub_counts.size() * sizeof(int),
-                                   cudaMemcpyDeviceToHost));
+    ONCHIP_CUDA_REQUIRE(
+        cudaMemcpy(cub_counts.data(), theirs.data(), cub_counts.size() * sizeof(int), cudaMemcpyDeviceToHost));
     for (int b = 0; b < num_levels - 1; ++b) { REQUIRE(got[b] == static_cast<unsigned>(cub_counts[b])); }
   }
 }
@@ -144,9 +148,12 @@ ONCHIP_GPU_TEST_CASE("a custom binner and bin_identity") {
   hist_test::require_equal(ours.get(), counts_of(ref, 1000));
   // A user callable: bin = x mod 10 for even x, ignore odd.
   hist_test::device_hist<int> tens(10);
-  ONCHIP_CUDA_REQUIRE(onchip::histogram(in.data, host.size(), tens.buffer.data(), 10,
-                                        [] __device__(int x) { return x % 2 == 0 && x >= 0 ? (x / 2) % 10 : -1; }));
-  for (std::size_t i = 0; i < host.size(); ++i) { ref[i] = host[i] % 2 == 0 && host[i] >= 0 ? (host[i] / 2) % 10 : -1; }
+  ONCHIP_CUDA_REQUIRE(onchip::histogram(in.data, host.size(), tens.buffer.data(), 10, [] __device__(int x) {
+    return x % 2 == 0 && x >= 0 ? (x / 2) % 10 : -1;
+  }));
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    ref[i] = host[i] % 2 == 0 && host[i] >= 0 ? (host[i] / 2) % 10 : -1;
+  }
   hist_test::require_equal(tens.get(), counts_of(ref, 10));
 }
 #endif
@@ -155,7 +162,8 @@ ONCHIP_GPU_TEST_CASE("a custom binner and bin_identity") {
 ONCHIP_GPU_TEST_CASE("bin counts beyond shared memory (2^22, 2^24) use the bounded path and stay exact") {
   for (int bins : {1 << 22, 1 << 24}) {
     INFO("bins " << bins);
-    const auto host = hist_test::make_samples<std::uint32_t>(hist_test::sized((std::size_t{1} << 22) + 5), 0, 4e9, distribution::uniform, 9);
+    const auto host = hist_test::make_samples<std::uint32_t>(hist_test::sized((std::size_t{1} << 22) + 5), 0, 4e9,
+                                                             distribution::uniform, 9);
     hist_test::check_even<unsigned>(host, bins, 0LL, 4000000000LL);
   }
 }
@@ -171,8 +179,8 @@ ONCHIP_GPU_TEST_CASE("a 2-D region of interest with padded rows") {
   hist_test::device_samples<std::uint16_t> in(host, 0);
   for (std::size_t used_rows : {rows, std::size_t{1}}) {
     hist_test::device_hist<unsigned> ours(512);
-    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, row_samples, used_rows, stride_elems * sizeof(std::uint16_t),
-                                               ours.buffer.data(), 512, 0, 1024));
+    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(
+        in.data, row_samples, used_rows, stride_elems * sizeof(std::uint16_t), ours.buffer.data(), 512, 0, 1024));
     std::vector<int> ref;
     for (std::size_t r = 0; r < used_rows; ++r) {
       for (std::size_t c = 0; c < row_samples; ++c) {
@@ -187,7 +195,9 @@ ONCHIP_GPU_TEST_CASE("a 2-D region of interest with padded rows") {
                                              small.buffer.data(), 16, 0, 1024));
   std::vector<int> ref;
   for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t c = 0; c < 5; ++c) { ref.push_back(hist_test::reference_even(host[r * stride_elems + c], 0, 1024, 16)); }
+    for (std::size_t c = 0; c < 5; ++c) {
+      ref.push_back(hist_test::reference_even(host[r * stride_elems + c], 0, 1024, 16));
+    }
   }
   hist_test::require_equal(small.get(), counts_of(ref, 16));
 }
@@ -214,13 +224,11 @@ ONCHIP_GPU_TEST_CASE("RGBA with 3 active channels: even bins match CUB's MultiHi
   const cuda::std::array<int*, 3> theirs = {c0.data(), c1.data(), c2.data()};
   const cuda::std::array<int, 3> levels = {257, 129, 18}, cub_lower = {0, 0, 10}, cub_upper = {256, 256, 200};
   std::size_t temp_bytes = 0;
-  ONCHIP_CUDA_REQUIRE((cub::DeviceHistogram::MultiHistogramEven<4, 3>(nullptr, temp_bytes, in.data, theirs, levels,
-                                                                       cub_lower, cub_upper,
-                                                                       static_cast<long long>(pixels))));
+  ONCHIP_CUDA_REQUIRE((cub::DeviceHistogram::MultiHistogramEven<4, 3>(
+      nullptr, temp_bytes, in.data, theirs, levels, cub_lower, cub_upper, static_cast<long long>(pixels))));
   onchip_test::device_buffer<unsigned char> temp(temp_bytes);
-  ONCHIP_CUDA_REQUIRE((cub::DeviceHistogram::MultiHistogramEven<4, 3>(temp.data(), temp_bytes, in.data, theirs, levels,
-                                                                       cub_lower, cub_upper,
-                                                                       static_cast<long long>(pixels))));
+  ONCHIP_CUDA_REQUIRE((cub::DeviceHistogram::MultiHistogramEven<4, 3>(
+      temp.data(), temp_bytes, in.data, theirs, levels, cub_lower, cub_upper, static_cast<long long>(pixels))));
   const hist_test::device_hist<unsigned>* mine[3] = {&r, &g, &b};
   for (int c = 0; c < 3; ++c) {
     INFO("channel " << c);
@@ -228,7 +236,9 @@ ONCHIP_GPU_TEST_CASE("RGBA with 3 active channels: even bins match CUB's MultiHi
     ONCHIP_CUDA_REQUIRE(cudaMemcpy(cub_counts.data(), theirs[c], bins[c] * sizeof(int), cudaMemcpyDeviceToHost));
     const auto got = mine[c]->get();
     std::vector<int> ref;
-    for (std::size_t p = 0; p < pixels; ++p) { ref.push_back(hist_test::reference_even(host[p * 4 + c], lower[c], upper[c], bins[c])); }
+    for (std::size_t p = 0; p < pixels; ++p) {
+      ref.push_back(hist_test::reference_even(host[p * 4 + c], lower[c], upper[c], bins[c]));
+    }
     hist_test::require_equal(got, counts_of(ref, bins[c]));
     for (int k = 0; k < bins[c]; ++k) { REQUIRE(got[k] == static_cast<unsigned>(cub_counts[k])); }
   }
@@ -253,20 +263,24 @@ ONCHIP_GPU_TEST_CASE("RGBA with 3 active channels: range levels per channel matc
   const hist_test::device_hist<unsigned>* range_out[3] = {&x, &y, &z};
   for (int c = 0; c < 3; ++c) {
     std::vector<int> ref;
-    for (std::size_t p = 0; p < pixels; ++p) { ref.push_back(hist_test::reference_range(host[p * 4 + c], *host_levels[c])); }
+    for (std::size_t p = 0; p < pixels; ++p) {
+      ref.push_back(hist_test::reference_range(host[p * 4 + c], *host_levels[c]));
+    }
     hist_test::require_equal(range_out[c]->get(), counts_of(ref, nl[c] - 1));
   }
 }
 #endif
 
 #if ONCHIP_TEST_PART_IS(0)
-ONCHIP_GPU_TEST_CASE("weights read beside the samples: every pairing of alignments, odd sizes, samples in no bin") {
+ONCHIP_GPU_TEST_CASE(
+    "weights read beside the samples: every pairing of alignments, odd sizes, samples in no bin") {
   // Samples and weights at every 4-byte offset from 16-byte alignment (paired when the offsets agree, read one by
   // one otherwise), in the shared path (1024 bins) and the global one (2^20 bins); weights in eighths, so the
   // double sums are exact; a quarter of the samples outside [0, 1), counted by options.ignored.
   const std::size_t sizes[] = {0, 1, 3, 17, 1000, 65537, hist_test::sized((std::size_t{1} << 20) + 5)};
   for (std::size_t n : sizes) {
-    const auto samples = hist_test::make_samples<float>(n, -0.25, 1.25, distribution::uniform, static_cast<unsigned>(43 + n));
+    const auto samples =
+        hist_test::make_samples<float>(n, -0.25, 1.25, distribution::uniform, static_cast<unsigned>(43 + n));
     std::vector<float> weights(n);
     std::mt19937 rng(44 + static_cast<unsigned>(n));
     for (auto& w : weights) { w = static_cast<float>(rng() % 1000) / 8.0f; }
@@ -298,7 +312,8 @@ ONCHIP_GPU_TEST_CASE("weights read beside the samples: every pairing of alignmen
                                                               1.0f, nullptr, options));
           hist_test::require_equal(ours.get(), expected);
           unsigned long long got_ignored = 0;
-          ONCHIP_CUDA_REQUIRE(cudaMemcpy(&got_ignored, ignored.data(), sizeof got_ignored, cudaMemcpyDeviceToHost));
+          ONCHIP_CUDA_REQUIRE(
+              cudaMemcpy(&got_ignored, ignored.data(), sizeof got_ignored, cudaMemcpyDeviceToHost));
           CHECK(got_ignored == outside);
         }
       }
@@ -324,7 +339,8 @@ ONCHIP_GPU_TEST_CASE("weights: float weights into double counters, integer weigh
   hist_test::device_hist<double> ours(1024);
   ONCHIP_CUDA_REQUIRE(onchip::weighted_histogram_even(in.data, w.data, n, ours.buffer.data(), 1024, 0.0f, 1.0f));
   hist_test::device_hist<long long> ours_int(1024);
-  ONCHIP_CUDA_REQUIRE(onchip::weighted_histogram_even(in.data, iw.data, n, ours_int.buffer.data(), 1024, 0.0f, 1.0f));
+  ONCHIP_CUDA_REQUIRE(
+      onchip::weighted_histogram_even(in.data, iw.data, n, ours_int.buffer.data(), 1024, 0.0f, 1.0f));
   std::vector<double> expected(1024, 0.0), expected_int(1024, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
     const int b = hist_test::reference_even(samples[i], 0.0f, 1.0f, 1024);
@@ -338,9 +354,11 @@ ONCHIP_GPU_TEST_CASE("weights: float weights into double counters, integer weigh
   // Range binning with weights.
   std::vector<float> levels = {0.0f, 0.1f, 0.5f, 0.9f, 1.0f};
   onchip_test::device_buffer<float> d_levels(levels.size());
-  ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(float), cudaMemcpyHostToDevice));
+  ONCHIP_CUDA_REQUIRE(
+      cudaMemcpy(d_levels.data(), levels.data(), levels.size() * sizeof(float), cudaMemcpyHostToDevice));
   hist_test::device_hist<float> ranged(4);
-  ONCHIP_CUDA_REQUIRE(onchip::weighted_histogram_range(in.data, w.data, n, ranged.buffer.data(), d_levels.data(), 5));
+  ONCHIP_CUDA_REQUIRE(
+      onchip::weighted_histogram_range(in.data, w.data, n, ranged.buffer.data(), d_levels.data(), 5));
   std::vector<double> expected_range(4, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
     const int b = hist_test::reference_range(samples[i], levels);
@@ -355,16 +373,25 @@ ONCHIP_GPU_TEST_CASE("weights: float weights into double counters, integer weigh
 ONCHIP_GPU_TEST_CASE("segments, including empty ones, each get their own histogram") {
   const std::size_t n = hist_test::sized(3000017);
   const auto samples = hist_test::make_samples<std::int16_t>(n, -1000, 1000, distribution::uniform, 51);
-  const std::vector<long long> offsets = {0, 0, 5, 1005, 1005, 1006, static_cast<long long>(n) * 2 / 3, static_cast<long long>(n), static_cast<long long>(n)};
+  const std::vector<long long> offsets = {0,
+                                          0,
+                                          5,
+                                          1005,
+                                          1005,
+                                          1006,
+                                          static_cast<long long>(n) * 2 / 3,
+                                          static_cast<long long>(n),
+                                          static_cast<long long>(n)};
   const int segments = static_cast<int>(offsets.size()) - 1;
   hist_test::device_samples<std::int16_t> in(samples, 2);
   onchip_test::device_buffer<long long> d_offsets(offsets.size());
-  ONCHIP_CUDA_REQUIRE(cudaMemcpy(d_offsets.data(), offsets.data(), offsets.size() * sizeof(long long), cudaMemcpyHostToDevice));
+  ONCHIP_CUDA_REQUIRE(
+      cudaMemcpy(d_offsets.data(), offsets.data(), offsets.size() * sizeof(long long), cudaMemcpyHostToDevice));
   for (int bins : {100, 70000}) {  // shared-memory path and (per segment) beyond it
     INFO("bins " << bins);
     hist_test::device_hist<unsigned> ours(static_cast<std::size_t>(bins) * segments);
-    ONCHIP_CUDA_REQUIRE(onchip::segmented_histogram_even(in.data, d_offsets.data(), segments, ours.buffer.data(), bins,
-                                                         -1000, 1000));
+    ONCHIP_CUDA_REQUIRE(onchip::segmented_histogram_even(in.data, d_offsets.data(), segments, ours.buffer.data(),
+                                                         bins, -1000, 1000));
     std::vector<double> expected(static_cast<std::size_t>(bins) * segments, 0.0);
     for (int s = 0; s < segments; ++s) {
       for (long long i = offsets[s]; i < offsets[s + 1]; ++i) {
@@ -378,6 +405,78 @@ ONCHIP_GPU_TEST_CASE("segments, including empty ones, each get their own histogr
 #endif
 
 #if ONCHIP_TEST_PART_IS(1)
+ONCHIP_GPU_TEST_CASE(
+    "include_upper: the last bin also counts upper (NumPy's rule) on every path, and nothing else moves") {
+  // Samples k / 8 for k in [-8, 40] over [0, 4] in 32 * m bins: sample k / 8 is in bin k * m for 0 <= k < 32,
+  // upper (k = 32) in the last bin, the rest in none, all exact in float.
+  const std::size_t n = hist_test::sized((std::size_t{1} << 20) + 3);
+  std::vector<int> k(n);
+  std::mt19937 rng(71);
+  std::uniform_int_distribution<int> pick(-8, 40);
+  for (auto& v : k) { v = pick(rng); }
+  std::vector<float> f32(n);
+  std::vector<std::uint8_t> u8(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    f32[i] = static_cast<float>(k[i]) / 8.0f;
+    u8[i] = static_cast<std::uint8_t>(k[i] + 215);  // 207 to 255: upper 255 is a sample value
+  }
+  onchip::histogram_options closed;
+  closed.include_upper = true;
+  for (int m : {1, 32, 1 << 15}) {  // 32, 1024 and 2^20 bins: shared replicas and the partition path
+    const int bins = 32 * m;
+    INFO("bins " << bins);
+    std::vector<double> expected(static_cast<std::size_t>(bins), 0.0);
+    for (int v : k) {
+      if (v >= 0 && v < 32) { expected[static_cast<std::size_t>(v) * m] += 1; }
+      if (v == 32) { expected[static_cast<std::size_t>(bins) - 1] += 1; }
+    }
+    hist_test::device_samples<float> in(f32, 4);
+    hist_test::device_hist<unsigned> hist(static_cast<std::size_t>(bins));
+    ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, n, hist.buffer.data(), bins, 0.0f, 4.0f, nullptr, closed));
+    hist_test::require_equal(hist.get(), expected);
+    if (m == 1) {  // weights (all 1: the same counts in float) and segments (the whole input as one segment)
+      std::vector<float> ones(n, 1.0f);
+      hist_test::device_samples<float> w(ones, 4);
+      hist_test::device_hist<float> weighted(32);
+      ONCHIP_CUDA_REQUIRE(onchip::weighted_histogram_even(in.data, w.data, n, weighted.buffer.data(), 32, 0.0f,
+                                                          4.0f, nullptr, closed));
+      hist_test::require_equal(weighted.get(), expected);
+      const std::vector<long long> offsets = {0, static_cast<long long>(n)};
+      onchip_test::device_buffer<long long> d_offsets(2);
+      ONCHIP_CUDA_REQUIRE(
+          cudaMemcpy(d_offsets.data(), offsets.data(), sizeof(long long) * 2, cudaMemcpyHostToDevice));
+      hist_test::device_hist<unsigned> seg(32);
+      ONCHIP_CUDA_REQUIRE(onchip::segmented_histogram_even(in.data, d_offsets.data(), 1, seg.buffer.data(), 32,
+                                                           0.0f, 4.0f, nullptr, closed));
+      hist_test::require_equal(seg.get(), expected);
+    }
+  }
+  // Bytes with double bounds [215, 255], 40 bins of one value: 255 is counted in the last bin with 254.
+  std::vector<double> expected(40, 0.0);
+  for (int v : k) {
+    if (v >= 0 && v < 40) { expected[static_cast<std::size_t>(v)] += 1; }
+    if (v == 40) { expected[39] += 1; }
+  }
+  hist_test::device_samples<std::uint8_t> bytes(u8, 1);
+  hist_test::device_hist<unsigned> hist(40);
+  ONCHIP_CUDA_REQUIRE(
+      onchip::histogram_even(bytes.data, n, hist.buffer.data(), 40, 215.0, 255.0, nullptr, closed));
+  hist_test::require_equal(hist.get(), expected);
+  // Integer bounds cannot include upper: an error, and the histogram is not written.
+  const std::vector<double> poisoned = [&] {
+    std::vector<double> p(40);
+    for (auto& v : p) { v = static_cast<double>(0x5a5a5a5au); }
+    return p;
+  }();
+  hist_test::device_hist<unsigned> untouched(40);
+  CHECK(onchip::histogram_even(bytes.data, n, untouched.buffer.data(), 40, 215, 255, nullptr, closed) ==
+        cudaErrorInvalidValue);
+  CHECK(std::string(onchip::last_error_message()).find("include_upper") != std::string::npos);
+  hist_test::require_equal(untouched.get(), poisoned);
+}
+#endif
+
+#if ONCHIP_TEST_PART_IS(1)
 ONCHIP_GPU_TEST_CASE("accumulate adds into the histogram; n = 0 zeroes it or leaves it") {
   const auto host = hist_test::make_samples<float>(77777, 0.0, 1.0, distribution::uniform, 61);
   hist_test::device_samples<float> in(host, 0);
@@ -385,13 +484,15 @@ ONCHIP_GPU_TEST_CASE("accumulate adds into the histogram; n = 0 zeroes it or lea
   ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, host.size(), hist.buffer.data(), 300, 0.0f, 1.0f));
   onchip::histogram_options add;
   add.accumulate = true;
-  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, host.size(), hist.buffer.data(), 300, 0.0f, 1.0f, nullptr, add));
+  ONCHIP_CUDA_REQUIRE(
+      onchip::histogram_even(in.data, host.size(), hist.buffer.data(), 300, 0.0f, 1.0f, nullptr, add));
   auto expected = reference_even_counts(host, 0.0f, 1.0f, 300);
   for (auto& e : expected) { e *= 2; }
   hist_test::require_equal(hist.get(), expected);
   ONCHIP_CUDA_REQUIRE(onchip::histogram_even(in.data, 0, hist.buffer.data(), 300, 0.0f, 1.0f, nullptr, add));
   hist_test::require_equal(hist.get(), expected);  // untouched
-  ONCHIP_CUDA_REQUIRE(onchip::histogram_even(static_cast<const float*>(nullptr), 0, hist.buffer.data(), 300, 0.0f, 1.0f));
+  ONCHIP_CUDA_REQUIRE(
+      onchip::histogram_even(static_cast<const float*>(nullptr), 0, hist.buffer.data(), 300, 0.0f, 1.0f));
   hist_test::require_equal(hist.get(), std::vector<double>(300, 0.0));
 }
 #endif
@@ -412,11 +513,13 @@ ONCHIP_GPU_TEST_CASE("bad input returns cudaErrorInvalidValue with a message and
   expect_invalid(onchip::histogram_even(in.data, 1000, hist.buffer.data(), 16, 1.0f, 1.0f), "below upper");
   expect_invalid(onchip::histogram_even(in.data, 1000, hist.buffer.data(), 16, 2.0f, 1.0f), "below upper");
   expect_invalid(onchip::histogram_even(in.data, 1000, hist.buffer.data(), 16, 0.0f, std::nanf("")), "NaN");
-  expect_invalid(onchip::histogram_even(static_cast<const float*>(nullptr), 1000, hist.buffer.data(), 16, 0.0f, 1.0f),
-                 "samples pointer is null");
+  expect_invalid(
+      onchip::histogram_even(static_cast<const float*>(nullptr), 1000, hist.buffer.data(), 16, 0.0f, 1.0f),
+      "samples pointer is null");
   expect_invalid(onchip::histogram_even(in.data, 1000, static_cast<unsigned*>(nullptr), 16, 0.0f, 1.0f),
                  "histogram pointer is null");
-  expect_invalid(onchip::histogram_even(in.data, 100, 10, 100, hist.buffer.data(), 16, 0.0f, 1.0f), "row_stride_bytes");
+  expect_invalid(onchip::histogram_even(in.data, 100, 10, 100, hist.buffer.data(), 16, 0.0f, 1.0f),
+                 "row_stride_bytes");
   const float* levels = in.data;
   expect_invalid(onchip::histogram_range(in.data, 1000, hist.buffer.data(), levels, 1), "num_levels");
   expect_invalid(onchip::histogram_range(in.data, 1000, hist.buffer.data(), static_cast<const float*>(nullptr), 5),
@@ -460,7 +563,8 @@ template <onchip::block_layout Layout>
 __global__ void tile_histograms(const std::uint8_t* in, std::size_t n, unsigned* per_tile, unsigned* total) {
   auto carved = onchip::carve(tile_plan<Layout>{static_cast<int>(blockDim.x)});
   auto& scratch = cuda::std::get<0>(carved);
-  auto& hist = cuda::std::get<1>(carved);  // a named reference: lambdas cannot capture structured bindings in C++17
+  auto& hist =
+      cuda::std::get<1>(carved);  // a named reference: lambdas cannot capture structured bindings in C++17
   hist.reset();
   const std::size_t begin = blockIdx.x * std::size_t{1000};
   const std::size_t len = n - begin < 1000 ? n - begin : 1000;
@@ -476,10 +580,10 @@ __global__ void many_hits_u16(unsigned* out, int per_thread) {
   onchip::block_histogram<5, std::uint16_t, Layout> hist(smem, out);
   hist.reset();
   for (int i = 0; i < per_thread; ++i) {
-    hist.add(0);                             // the low half of a word: a carry must not leak into bin 1
-    if (i % 3 == 0) { hist.add(3); }         // the high half
+    hist.add(0);                      // the low half of a word: a carry must not leak into bin 1
+    if (i % 3 == 0) { hist.add(3); }  // the high half
     if (i % 100 == 0) { hist.add(1); }
-    hist.add(9);                             // out of range: ignored
+    hist.add(9);  // out of range: ignored
   }
   int register_bins[4] = {4, 4, -1, 2};
   hist.add(register_bins);

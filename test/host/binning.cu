@@ -44,14 +44,15 @@ TEST_CASE("even_bin is floor(offset * bins / range) for ranges up to 2^64") {
     REQUIRE(onchip::detail::even_bin(offset, bins, range, ratio) == expected);
   }
   // Edges: the last offset of each bin and the first of the next.
-  for (std::uint64_t range : {std::uint64_t{1}, std::uint64_t{255}, std::uint64_t{256}, std::uint64_t{1000003},
-                              ~std::uint64_t{0}}) {
+  for (std::uint64_t range :
+       {std::uint64_t{1}, std::uint64_t{255}, std::uint64_t{256}, std::uint64_t{1000003}, ~std::uint64_t{0}}) {
     for (std::uint64_t bins : {1ull, 2ull, 7ull, 256ull, 65536ull, 16777216ull}) {
       const double ratio = static_cast<double>(bins) / static_cast<double>(range);
       if (bins > range) { continue; }  // then some bins are empty and "first offset of bin k" is not defined
       for (std::uint64_t k = 1; k < 50 && k < bins; ++k) {
         // first offset of bin k: ceil(k * range / bins)
-        const auto first = static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * range + bins - 1) / bins);
+        const auto first =
+            static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * range + bins - 1) / bins);
         if (first >= range || first == 0) { continue; }
         REQUIRE(onchip::detail::even_bin(first, bins, range, ratio) == k);
         REQUIRE(onchip::detail::even_bin(first - 1, bins, range, ratio) == k - 1);
@@ -64,7 +65,8 @@ namespace {
 // The narrow formula of bin_even, written out: offset * (bins / range) + magic part of the remainder.
 std::uint64_t narrow_bin(std::uint64_t offset, std::uint64_t bins, std::uint64_t range) {
   const std::uint64_t magic = onchip::detail::even_bin_magic(bins % range, range);
-  const auto exact = static_cast<std::uint64_t>(((static_cast<unsigned __int128>(bins % range) << 64) + range - 1) / range);
+  const auto exact =
+      static_cast<std::uint64_t>(((static_cast<unsigned __int128>(bins % range) << 64) + range - 1) / range);
   REQUIRE(magic == exact);  // the base-2^32 long division against 128-bit arithmetic
   return offset * (bins / range) + onchip::detail::even_bin_by_magic(static_cast<std::uint32_t>(offset), magic);
 }
@@ -77,8 +79,8 @@ TEST_CASE("narrow even binning: every offset of small ranges, any bin count") {
   std::vector<std::uint64_t> ranges = {1, 2, 3, 255, 256, 257, 1000, 4095, 4096, 65535, 65536};
   for (int i = 0; i < 20; ++i) { ranges.push_back(rng() % 65536 + 1); }
   for (std::uint64_t range : ranges) {
-    std::vector<std::uint64_t> bin_counts = {1, 2, 7, 10, 100, 255, 256, 1024, 4096, 65536, range, range + 1,
-                                             2 * range + 3, (1u << 30)};
+    std::vector<std::uint64_t> bin_counts = {1,    2,    7,     10,    100,       255,           256,
+                                             1024, 4096, 65536, range, range + 1, 2 * range + 3, (1u << 30)};
     bin_counts.push_back(rng() % 200000 + 1);
     for (std::uint64_t bins : bin_counts) {
       const std::uint64_t magic = onchip::detail::even_bin_magic(bins % range, range);
@@ -115,11 +117,13 @@ TEST_CASE("narrow even binning: floor(offset * bins / range) for ranges up to 2^
   // The offsets either side of each bin boundary.
   for (std::uint64_t range : {std::uint64_t{65537}, std::uint64_t{1000000}, std::uint64_t{4294967295u},
                               std::uint64_t{1} << 32, std::uint64_t{3000000019u}}) {
-    for (std::uint64_t bins : {std::uint64_t{1}, std::uint64_t{3}, std::uint64_t{10}, std::uint64_t{100},
-                               std::uint64_t{65536}, std::uint64_t{1000003}, range - 1, std::uint64_t{2147483647}}) {
+    for (std::uint64_t bins :
+         {std::uint64_t{1}, std::uint64_t{3}, std::uint64_t{10}, std::uint64_t{100}, std::uint64_t{65536},
+          std::uint64_t{1000003}, range - 1, std::uint64_t{2147483647}}) {
       for (int i = 0; i < 2000; ++i) {
         const std::uint64_t k = rng() % bins;
-        const auto first = static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * range + bins - 1) / bins);
+        const auto first =
+            static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * range + bins - 1) / bins);
         for (std::uint64_t o : {first - 1, first, first + 1}) {
           if (o < range) { check(o, bins, range); }
         }
@@ -133,7 +137,9 @@ TEST_CASE("narrow even binning: floor(offset * bins / range) for ranges up to 2^
 TEST_CASE("bin_even gives CUB's bins for every 8- and 16-bit integer sample") {
   for (int bins : {1, 3, 7, 10, 64, 100, 255, 256, 257, 1000}) {
     const onchip::bin_even<int> u8(0, 256, bins);
-    for (int x = 0; x < 256; ++x) { REQUIRE(u8(static_cast<std::uint8_t>(x)) == reference_int_bin(x, 0, 256, bins)); }
+    for (int x = 0; x < 256; ++x) {
+      REQUIRE(u8(static_cast<std::uint8_t>(x)) == reference_int_bin(x, 0, 256, bins));
+    }
     const onchip::bin_even<int> s8(-128, 128, bins);  // negative int8 samples are binned, not dropped
     for (int x = -128; x < 128; ++x) {
       REQUIRE(s8(static_cast<std::int8_t>(x)) == reference_int_bin(x, -128, 128, bins));
@@ -155,7 +161,8 @@ namespace {
 // reference finds none; whether the lean tier applies is its documented condition.
 template <class S, class L>
 void check_lean(L lower, L upper, int bins) {
-  INFO("lower " << static_cast<long long>(lower) << ", upper " << static_cast<long long>(upper) << ", bins " << bins);
+  INFO("lower " << static_cast<long long>(lower) << ", upper " << static_cast<long long>(upper) << ", bins "
+                << bins);
   const onchip::bin_even<L> even(lower, upper, bins);
   const __int128 range = static_cast<__int128>(upper) - static_cast<__int128>(lower);
   const bool fits = range >= 1 && range <= 65536 && bins <= range && static_cast<__int128>(lower) >= INT32_MIN &&
@@ -190,8 +197,8 @@ TEST_CASE("lean even binning (8- and 16-bit samples, ranges up to 2^16): every s
     check_lean<std::int8_t>(-128, 128, bins);
     check_lean<std::int8_t>(-3, 17, bins);
     check_lean<std::uint16_t>(-2147483647 - 1, -2147483647 + 65535, bins);  // lower at int32's edge
-    check_lean<std::int16_t>(2147483647 - 65535, 2147483647, bins);          // upper at int32's edge
-    check_lean<std::uint16_t>(0u, 65536u, bins);                             // unsigned levels
+    check_lean<std::int16_t>(2147483647 - 65535, 2147483647, bins);         // upper at int32's edge
+    check_lean<std::uint16_t>(0u, 65536u, bins);                            // unsigned levels
   }
   // Outside the tier: a range over 2^16, more bins than values, bounds beyond int32.
   check_lean<std::uint16_t>(0, 65537, 10);
@@ -260,9 +267,14 @@ TEST_CASE("bin_even on 32-bit and narrower samples with 64-bit levels: both boun
   constexpr unsigned long long top = ~0ULL;
   for (int bins : {1, 3, 1000, 1 << 20, 1 << 30}) {
     // Signed levels: ranges within 2^32 (the narrow tier) and beyond, at both ends of the 64-bit range.
-    for (const auto& [lo, hi] : std::vector<std::pair<long long, long long>>{
-             {0, 4294967296LL}, {-2147483648LL, 2147483648LL}, {-5, 7}, {min64, min64 + 4294967296LL},
-             {max64 - 4294967296LL, max64}, {min64, max64}, {-4294967296LL, 0}, {100, 100 + (1LL << 40)}}) {
+    for (const auto& [lo, hi] : std::vector<std::pair<long long, long long>>{{0, 4294967296LL},
+                                                                             {-2147483648LL, 2147483648LL},
+                                                                             {-5, 7},
+                                                                             {min64, min64 + 4294967296LL},
+                                                                             {max64 - 4294967296LL, max64},
+                                                                             {min64, max64},
+                                                                             {-4294967296LL, 0},
+                                                                             {100, 100 + (1LL << 40)}}) {
       check_int_edges<std::uint32_t>(lo, hi, bins, rng);
       check_int_edges<std::int32_t>(lo, hi, bins, rng);
       check_int_edges<std::int16_t>(lo, hi, bins, rng);
@@ -318,11 +330,18 @@ TEST_CASE("narrow even binning's shift path: bins a power of two wide within 32-
   std::mt19937_64 rng(79);
   for (int bins : {1, 2, 3, 1024, 1000, 1 << 20, 1 << 22, 1 << 24, 1 << 30}) {
     // The whole type of each sample (64-bit levels), part of it, across its edges, and beyond it.
-    for (const auto& [lo, hi] : std::vector<std::pair<long long, long long>>{
-             {0, 4294967296LL}, {-2147483648LL, 2147483648LL}, {0, 2147483648LL}, {-2147483648LL, 0},
-             {1024, 1024 + (1LL << 31)}, {-4096, 4096}, {4294967296LL - 65536, 4294967296LL},
-             {2147483648LL - 65536, 2147483648LL}, {-4294967296LL, 0}, {4294967296LL, 8589934592LL},
-             {-5, 7}, {100, 100 + 3000}}) {
+    for (const auto& [lo, hi] : std::vector<std::pair<long long, long long>>{{0, 4294967296LL},
+                                                                             {-2147483648LL, 2147483648LL},
+                                                                             {0, 2147483648LL},
+                                                                             {-2147483648LL, 0},
+                                                                             {1024, 1024 + (1LL << 31)},
+                                                                             {-4096, 4096},
+                                                                             {4294967296LL - 65536, 4294967296LL},
+                                                                             {2147483648LL - 65536, 2147483648LL},
+                                                                             {-4294967296LL, 0},
+                                                                             {4294967296LL, 8589934592LL},
+                                                                             {-5, 7},
+                                                                             {100, 100 + 3000}}) {
       check_shifted<std::uint32_t>(lo, hi, bins, rng);
       check_shifted<std::int32_t>(lo, hi, bins, rng);
     }
@@ -366,6 +385,43 @@ TEST_CASE("bin_even on floats: the documented formula, never bin num_bins below 
   }
 }
 
+TEST_CASE("bin_even with include_upper: upper lands in the last bin, nothing above it, no other bin moves") {
+  std::mt19937 rng(7);
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int bins : {1, 4, 7, 1000}) {
+    for (auto [lo, hi] : {std::pair{0.0f, 1.0f}, std::pair{-3.5f, 2.25f}}) {
+      const onchip::bin_even<float> open(lo, hi, bins), closed(lo, hi, bins, true);
+      REQUIRE(closed.valid());
+      CHECK(open(hi) == -1);
+      CHECK(closed(hi) == bins - 1);
+      CHECK(closed(std::nextafter(hi, inf)) == -1);
+      CHECK(closed(std::numeric_limits<float>::quiet_NaN()) == -1);
+      CHECK(closed(inf) == -1);
+      std::uniform_real_distribution<float> d(lo, hi);
+      for (int i = 0; i < 2000; ++i) {
+        const float x = d(rng);
+        REQUIRE(closed(x) == open(x));
+      }
+    }
+  }
+  // Double bounds, integer samples (as NumPy bins integers with float edges): upper is counted, upper + 1 not.
+  const onchip::bin_even<double> ints(0.0, 100.0, 10, true);
+  CHECK(ints(100) == 9);
+  CHECK(ints(std::uint8_t{100}) == 9);
+  CHECK(ints(std::int64_t{101}) == -1);
+  CHECK(ints(99) == 9);
+  CHECK(ints(0) == 0);
+  CHECK(ints(-1) == -1);
+  // Float bounds, double samples: the bound is the next double above upper, not the next float.
+  const onchip::bin_even<float> wide(0.0f, 1.0f, 4, true);
+  CHECK(wide(1.0) == 3);
+  CHECK(wide(std::nextafter(1.0, 2.0)) == -1);
+  CHECK(wide(__float2half(1.0f)) == 3);
+  // Integer bounds cannot include upper.
+  CHECK(!onchip::bin_even<int>(0, 10, 10, true).valid());
+  CHECK(onchip::bin_even<int>(0, 10, 10, false).valid());
+}
+
 TEST_CASE("bin_even on half and bfloat16 samples with float levels") {
   const onchip::bin_even<float> b(0.0f, 1.0f, 10);
   for (int i = 0; i < 1000; ++i) {
@@ -402,7 +458,8 @@ TEST_CASE("bin_range is the level interval found by binary search") {
     for (int i = 0; i < 5000; ++i) {
       const float x = d(rng) * 1.1f;
       const auto it = std::upper_bound(levels.begin(), levels.end(), x);
-      const int expected = (it == levels.begin() || it == levels.end()) ? -1 : static_cast<int>(it - levels.begin()) - 1;
+      const int expected =
+          (it == levels.begin() || it == levels.end()) ? -1 : static_cast<int>(it - levels.begin()) - 1;
       REQUIRE(b(x) == expected);
     }
     for (std::size_t k = 0; k + 1 < levels.size(); ++k) { REQUIRE(b(levels[k]) == static_cast<int>(k)); }
@@ -519,9 +576,9 @@ TEST_CASE("bin_even refuses bounds whose width or scale is not finite in the lev
   CHECK_FALSE(onchip::bin_even<float>(-inf, inf, 16).valid());
   CHECK_FALSE(onchip::bin_even<float>(0.0f, inf, 16).valid());
   CHECK_FALSE(onchip::bin_even<double>(-std::numeric_limits<double>::infinity(), 0.0, 16).valid());
-  CHECK_FALSE(onchip::bin_even<float>(-3e38f, 3e38f, 16).valid());               // the width overflows float
-  CHECK(onchip::bin_even<double>(-3e38, 3e38, 16).valid());                      // but not double
-  CHECK_FALSE(onchip::bin_even<float>(0.0f, 1e-44f, 1 << 30).valid());          // the scale overflows float
+  CHECK_FALSE(onchip::bin_even<float>(-3e38f, 3e38f, 16).valid());      // the width overflows float
+  CHECK(onchip::bin_even<double>(-3e38, 3e38, 16).valid());             // but not double
+  CHECK_FALSE(onchip::bin_even<float>(0.0f, 1e-44f, 1 << 30).valid());  // the scale overflows float
   CHECK(onchip::bin_even<float>(-1e30f, 1e30f, 1 << 30).valid());
   CHECK(onchip::bin_even<float>(0.0f, 1.0f, 1).valid());
   CHECK_FALSE(onchip::bin_even<float>(1.0f, 1.0f, 4).valid());
@@ -535,8 +592,7 @@ template <class X, class Level>
 int reference_level_bin(X x, const std::vector<Level>& levels) {
   using onchip::detail::value_less;
   if (x != x || value_less(x, levels.front()) || !value_less(x, levels.back())) { return -1; }
-  const auto it = std::upper_bound(levels.begin(), levels.end(), x,
-                                   [](X a, Level b) { return value_less(a, b); });
+  const auto it = std::upper_bound(levels.begin(), levels.end(), x, [](X a, Level b) { return value_less(a, b); });
   return static_cast<int>(it - levels.begin()) - 1;
 }
 
@@ -620,7 +676,8 @@ double check_level_grid(const std::vector<Level>& levels, std::vector<X> samples
   }
   check_grid_fill(levels, g.map);
   g.cells = grid ? table.data() : nullptr;
-  g.whole = onchip::detail::level_cell_of(levels.data(), bins, onchip::detail::cell_map<X, Level>::over(g.first, g.last, 1), 0);
+  g.whole = onchip::detail::level_cell_of(levels.data(), bins,
+                                          onchip::detail::cell_map<X, Level>::over(g.first, g.last, 1), 0);
   for (const Level& l : levels) {  // every level, and its neighbours
     samples.push_back(static_cast<X>(l));
     if constexpr (std::is_floating_point_v<X>) {
@@ -697,7 +754,9 @@ TEST_CASE("level grid: the cell map never decreases, for samples and levels alik
   CHECK(fm(std::nextafter(7.5f, 0.0f)) == 4095);
   const auto im = onchip::detail::cell_map<std::uint16_t, int>::over(0, 65536, 1024);
   CHECK(im.shift == 6);
-  for (int v = 1; v < 65536; ++v) { REQUIRE(im(static_cast<std::uint16_t>(v - 1)) <= im(static_cast<std::uint16_t>(v))); }
+  for (int v = 1; v < 65536; ++v) {
+    REQUIRE(im(static_cast<std::uint16_t>(v - 1)) <= im(static_cast<std::uint16_t>(v)));
+  }
   CHECK(im(static_cast<std::uint16_t>(65535)) == 1023);
   const auto wm = onchip::detail::cell_map<std::int64_t, std::int64_t>::over(INT64_MIN, INT64_MAX, 8192);
   CHECK(wm(INT64_MIN) == 0);
@@ -763,7 +822,8 @@ TEST_CASE("level grid: range binning equals std::upper_bound on every kind of le
     for (int i = 0; i < 64; ++i) { levels[i] = static_cast<float>(std::pow(10.0, -6.0 + 12.0 * i / 63.0)); }
     auto samples = float_samples<float>(rng, 0.0, 1e6, 10000);
     for (int i = 0; i < 10000; ++i) {  // log-uniform as well
-      samples.push_back(static_cast<float>(std::pow(10.0, std::uniform_real_distribution<double>(-7.0, 7.0)(rng))));
+      samples.push_back(
+          static_cast<float>(std::pow(10.0, std::uniform_real_distribution<double>(-7.0, 7.0)(rng))));
     }
     check_level_grid(levels, samples);
   }
@@ -783,7 +843,8 @@ TEST_CASE("level grid: range binning equals std::upper_bound on every kind of le
   SUBCASE("infinite and overflowing outer levels") {
     check_level_grid(std::vector<float>{-inf, -1.0f, 0.0f, 1.0f, inf}, float_samples<float>(rng, -3.0, 3.0, 5000));
     check_level_grid(std::vector<float>{-inf, 5.0f}, float_samples<float>(rng, -3.0, 7.0, 2000));
-    check_level_grid(std::vector<float>{-3e38f, -1.0f, 0.0f, 2.5f, 3e38f}, float_samples<float>(rng, -3.0, 3.0, 5000));
+    check_level_grid(std::vector<float>{-3e38f, -1.0f, 0.0f, 2.5f, 3e38f},
+                     float_samples<float>(rng, -3.0, 3.0, 5000));
   }
   SUBCASE("65535 bins, the most a cell's 16-bit bounds hold; one cell without the grid (a binary search)") {
     std::vector<float> levels(65536);
@@ -918,8 +979,8 @@ TEST_CASE("value folding: per-value counts folded in runs give the histogram of 
     std::vector<unsigned long long> expected(bins + 1, 0), folded(bins + 1, 0);  // the last: no bin
     for (int v = 0; v < 65536; ++v) {
       const long long value = v + table_t::lowest;
-      const auto above = std::upper_bound(levels.begin(), levels.end(), value,
-                                          [](long long x, int level) { return x < level; });
+      const auto above =
+          std::upper_bound(levels.begin(), levels.end(), value, [](long long x, int level) { return x < level; });
       const auto below = static_cast<int>(above - levels.begin());
       REQUIRE(table.levels_at_or_below(v) == below);
       const int bin = below >= 1 && below <= bins ? below - 1 : bins;
@@ -931,15 +992,16 @@ TEST_CASE("value folding: per-value counts folded in runs give the histogram of 
       std::fill(folded.begin(), folded.end(), 0);
       for (int begin = 0; begin < 65536; begin += run) {
         int last = -2;
-        table.fold(begin, std::min(begin + run, 65536), [&](int v) { return counts[v]; },
-                   [&](int b, unsigned long long sum) {
-                     REQUIRE(b >= -1);
-                     REQUIRE(b < bins);
-                     REQUIRE(sum != 0);
-                     REQUIRE((b > last || b == -1));  // one sum per bin and run
-                     last = b;
-                     folded[b < 0 ? bins : b] += sum;
-                   });
+        table.fold(
+            begin, std::min(begin + run, 65536), [&](int v) { return counts[v]; },
+            [&](int b, unsigned long long sum) {
+              REQUIRE(b >= -1);
+              REQUIRE(b < bins);
+              REQUIRE(sum != 0);
+              REQUIRE((b > last || b == -1));  // one sum per bin and run
+              last = b;
+              folded[b < 0 ? bins : b] += sum;
+            });
       }
       CHECK(folded == expected);
     }
@@ -961,11 +1023,12 @@ TEST_CASE("value folding: per-value counts folded in runs give the histogram of 
   const u16_table table{unsorted.data(), {5}};
   for (int run : {66, 4096}) {
     for (int begin = 0; begin < 65536; begin += run) {
-      table.fold(begin, std::min(begin + run, 65536), [&](int v) { return counts[v]; },
-                 [&](int b, unsigned long long) {
-                   REQUIRE(b >= -1);
-                   REQUIRE(b < 5);
-                 });
+      table.fold(
+          begin, std::min(begin + run, 65536), [&](int v) { return counts[v]; },
+          [&](int b, unsigned long long) {
+            REQUIRE(b >= -1);
+            REQUIRE(b < 5);
+          });
     }
   }
 }
@@ -992,7 +1055,9 @@ TEST_CASE("carry grid: a cell's word and a sample's bits add up to its counter i
       REQUIRE(table.crowds(cell_bits) == crowded);
       (crowded ? crowded_sets : quiet_sets) += 1;
       std::vector<unsigned> words(65536 >> cell_bits);
-      for (int slot = 0; slot < static_cast<int>(words.size()); ++slot) { words[slot] = table.carry_word(slot, cell_bits); }
+      for (int slot = 0; slot < static_cast<int>(words.size()); ++slot) {
+        words[slot] = table.carry_word(slot, cell_bits);
+      }
       for (unsigned bits = 0; bits < 65536; ++bits) {
         const unsigned index = table_t::carry_index(words[bits >> cell_bits], bits, cell_bits);
         REQUIRE(index <= static_cast<unsigned>(bins + 1));

@@ -14,8 +14,17 @@
 namespace onchip {
 
 template <class Level>
-ONCHIP_HOST_DEVICE bin_even<Level>::bin_even(Level lower, Level upper, int num_bins) noexcept
-    : lower_(lower), upper_(upper), bins_(num_bins) {
+ONCHIP_HOST_DEVICE bin_even<Level>::bin_even(Level lower, Level upper, int num_bins, bool include_upper) noexcept
+    : lower_(lower),
+      upper_(upper),
+      bound_float_(static_cast<float>(upper)),
+      bound_double_(static_cast<double>(upper)),
+      bins_(num_bins),
+      include_upper_(include_upper) {
+  if (include_upper) {  // the next value above upper in each precision, so that `x < bound` holds for x == upper
+    bound_float_ = cuda::std::nextafter(bound_float_, cuda::std::numeric_limits<float>::infinity());
+    bound_double_ = cuda::std::nextafter(bound_double_, cuda::std::numeric_limits<double>::infinity());
+  }
   if constexpr (cuda::std::is_integral_v<Level>) {
     range_ = detail::int_less(lower, upper) ? detail::unsigned_distance(upper, lower) : 0;
     scale_ = range_ > 0 ? static_cast<double>(num_bins) / static_cast<double>(range_) : 0.0;
@@ -34,7 +43,7 @@ template <class Level>
 ONCHIP_HOST_DEVICE bool bin_even<Level>::valid() const noexcept {
   if (bins_ < 1) { return false; }
   if constexpr (cuda::std::is_integral_v<Level>) {
-    return range_ > 0;
+    return range_ > 0 && !include_upper_;
   } else {  // finite bounds, width and scale in Level's own precision (float levels bin in float)
     const Level width = upper_ - lower_;
     const auto scale = static_cast<Level>(scale_);
@@ -77,10 +86,16 @@ ONCHIP_HOST_DEVICE ONCHIP_FORCEINLINE int bin_even<Level>::bin(Sample sample) co
     return static_cast<int>(detail::even_bin(offset, static_cast<cuda::std::uint64_t>(bins_), range_, scale_));
   } else {
     using F = detail::float_math_t<Sample, Level>;
-    const F xf = static_cast<F>(x), lo = static_cast<F>(lower_), hi = static_cast<F>(upper_);
+    const F xf = static_cast<F>(x), lo = static_cast<F>(lower_);
+    F hi{};
+    if constexpr (sizeof(F) == sizeof(float)) {
+      hi = bound_float_;
+    } else {
+      hi = bound_double_;
+    }
     if (!(xf >= lo && xf < hi)) { return -1; }  // also NaN
     const int bin = static_cast<int>((xf - lo) * static_cast<F>(scale_));
-    return bin < bins_ ? bin : bins_ - 1;  // rounding can reach num_bins just below upper
+    return bin < bins_ ? bin : bins_ - 1;  // rounding can reach num_bins just below upper, and upper does
   }
 }
 

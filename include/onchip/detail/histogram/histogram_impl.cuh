@@ -169,9 +169,12 @@ cudaError_t histogram_even(const Sample* samples, cuda::std::size_t num_row_samp
                            Level upper, cudaStream_t stream, histogram_options options) {
   constexpr const char* who = "onchip::histogram_even";
   const detail::sample_rows in{num_row_samples, num_rows, row_stride_bytes};
-  if (cudaError_t e = detail::check_even(who, num_bins, lower, upper); e != cudaSuccess) { return e; }
+  if (cudaError_t e = detail::check_even(who, num_bins, lower, upper, options.include_upper); e != cudaSuccess) {
+    return e;
+  }
   if (cudaError_t e = detail::check_call(who, samples, in, sizeof(Sample), hist); e != cudaSuccess) { return e; }
-  const detail::plain_binners<1, bin_even<Level>> binners{{bin_even<Level>(lower, upper, num_bins)}, {num_bins}};
+  const detail::plain_binners<1, bin_even<Level>> binners{
+      {bin_even<Level>(lower, upper, num_bins, options.include_upper)}, {num_bins}};
   Counter* const out[1] = {hist};
   return detail::run_even<1, 1>(who, samples, in, detail::unweighted, binners, out, stream, options);
 }
@@ -227,9 +230,12 @@ cudaError_t multi_histogram_even(const Sample* samples, cuda::std::size_t num_pi
   constexpr const char* who = "onchip::multi_histogram_even";
   detail::plain_binners<NumActiveChannels, bin_even<Level>> binners{};
   for (int a = 0; a < NumActiveChannels; ++a) {
-    if (cudaError_t e = detail::check_even(who, num_bins[a], lower[a], upper[a]); e != cudaSuccess) { return e; }
+    if (cudaError_t e = detail::check_even(who, num_bins[a], lower[a], upper[a], options.include_upper);
+        e != cudaSuccess) {
+      return e;
+    }
     if (cudaError_t e = detail::check_pointers(who, samples, num_pixels, hist[a]); e != cudaSuccess) { return e; }
-    binners.binner[a] = bin_even<Level>(lower[a], upper[a], num_bins[a]);
+    binners.binner[a] = bin_even<Level>(lower[a], upper[a], num_bins[a], options.include_upper);
     binners.bins[a] = num_bins[a];
   }
   const cuda::std::size_t n = num_pixels * NumChannels;
@@ -262,9 +268,10 @@ cudaError_t weighted_histogram_even(const Sample* samples, const Weight* weights
                                     Counter* hist, int num_bins, Level lower, Level upper, cudaStream_t stream,
                                     histogram_options options) {
   constexpr const char* who = "onchip::weighted_histogram_even";
-  const detail::plain_binners<1, bin_even<Level>> binners{{bin_even<Level>(lower, upper, num_bins)}, {num_bins}};
-  return detail::run_weighted(who, detail::check_even(who, num_bins, lower, upper), samples, weights, n, binners,
-                              hist, stream, options);
+  const detail::plain_binners<1, bin_even<Level>> binners{
+      {bin_even<Level>(lower, upper, num_bins, options.include_upper)}, {num_bins}};
+  return detail::run_weighted(who, detail::check_even(who, num_bins, lower, upper, options.include_upper), samples,
+                              weights, n, binners, hist, stream, options);
 }
 
 template <class Sample, class Weight, class Counter, class Level>
@@ -326,13 +333,16 @@ cudaError_t segmented_histogram_even(const Sample* samples, const Offset* segmen
                                      histogram_options options) {
   static_assert(cuda::std::is_integral_v<Offset>, "onchip::segmented_histogram_even: offsets must be integers");
   constexpr const char* who = "onchip::segmented_histogram_even";
-  if (cudaError_t e = detail::check_even(who, num_bins, lower, upper); e != cudaSuccess) { return e; }
+  if (cudaError_t e = detail::check_even(who, num_bins, lower, upper, options.include_upper); e != cudaSuccess) {
+    return e;
+  }
   if (num_segments < 0) { return detail::invalid(who, "num_segments must not be negative"); }
   if (num_segments == 0) { return detail::succeed(); }
   if (hist == nullptr || segment_offsets == nullptr) {
     return detail::invalid(who, "the histogram and segment_offsets pointers must not be null");
   }
-  const detail::plain_binners<1, bin_even<Level>> binners{{bin_even<Level>(lower, upper, num_bins)}, {num_bins}};
+  const detail::plain_binners<1, bin_even<Level>> binners{
+      {bin_even<Level>(lower, upper, num_bins, options.include_upper)}, {num_bins}};
   Counter* const out[1] = {hist};
   const detail::sample_rows segments{0, static_cast<cuda::std::size_t>(num_segments), 0};
   return detail::run_even<1, 1>(who, samples, segments, detail::unweighted, binners, out, stream, options,

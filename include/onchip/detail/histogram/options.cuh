@@ -16,6 +16,11 @@ struct histogram_request;
 struct histogram_options {
   /// Add into the histogram instead of overwriting it.
   bool accumulate = false;
+  /// Even binning over `[lower, upper]` instead of `[lower, upper)`: the last bin also counts samples equal to
+  /// `upper` (NumPy's and torch.histc's rule). Needs floating-point bounds (Level float or double; the bins are
+  /// then computed in floating point as the bin_even documentation says). Range binning has no such option:
+  /// give the last level as the next value above the top one (std::nextafter) for the same effect.
+  bool include_upper = false;
   /// If not null, receives (added atomically) the number of samples that fell in no bin (out of range, NaN).
   unsigned long long* ignored = nullptr;
   /// Device memory of at least histogram_workspace_bytes() bytes (any 2-byte alignment) for calls that need a

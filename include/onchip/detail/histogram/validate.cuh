@@ -53,8 +53,15 @@ std::string level_text(Level x) {
 }
 
 template <class Level>
-cudaError_t check_even(const char* who, int num_bins, Level lower, Level upper) {
+cudaError_t check_even(const char* who, int num_bins, Level lower, Level upper, bool include_upper) {
   if (num_bins < 1) { return invalid(who, "num_bins must be at least 1, got " + std::to_string(num_bins)); }
+  if constexpr (cuda::std::is_integral_v<Level>) {
+    if (include_upper) {
+      return invalid(who,
+                     "histogram_options::include_upper needs floating-point bounds: pass lower and upper as "
+                     "double (or float)");
+    }
+  }
   if (level_is_nan(lower) || level_is_nan(upper)) { return invalid(who, "lower and upper must not be NaN"); }
   if constexpr (cuda::std::is_floating_point_v<Level>) {
     if (!std::isfinite(lower) || !std::isfinite(upper)) {
@@ -65,7 +72,7 @@ cudaError_t check_even(const char* who, int num_bins, Level lower, Level upper) 
   if (!(lower < upper)) {
     return invalid(who, "lower (" + level_text(lower) + ") must be below upper (" + level_text(upper) + ")");
   }
-  if (!bin_even<Level>(lower, upper, num_bins).valid()) {
+  if (!bin_even<Level>(lower, upper, num_bins, include_upper).valid()) {
     return invalid(who, "upper - lower (" + level_text(upper) + " - " + level_text(lower) +
                             ") or num_bins / (upper "
                             "- lower) with " +
