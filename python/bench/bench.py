@@ -71,11 +71,40 @@ def cpp_call(x, bins, lower, upper):
                                   None, None, 0, 1, None, False, stream, xin.device)
 
 
+def cccl_even(x, bins, lower, upper):
+    """cuda.compute.histogram_even (PyPI cuda-cccl, CUB from Python), its object and temporary storage made once."""
+    import cuda.compute as cc
+
+    hist = cupy.empty(bins, dtype=cupy.int32)
+    levels = np.array([bins + 1], np.int32)
+    lo, hi = np.array([lower]), np.array([upper])
+    call = cc.make_histogram_even(d_samples=x, d_histogram=hist, h_num_output_levels=levels, h_lower_level=lo,
+                                  h_upper_level=hi, num_samples=x.size)
+    kwargs = dict(d_samples=x, d_histogram=hist, h_num_output_levels=levels, h_lower_level=lo, h_upper_level=hi,
+                  num_samples=x.size)
+    temp = cupy.empty(max(call(temp_storage=None, **kwargs), 1), dtype=cupy.uint8)
+    stream = torch.cuda.current_stream().cuda_stream
+
+    def run():
+        call(temp_storage=temp, stream=stream, **kwargs)
+
+    return run
+
+
 def attempt(fn):
     try:
         return timed(fn)
     except Exception as e:  # an unsupported case of a competitor is reported, not fatal
         return f"unsupported ({type(e).__name__})"
+
+
+def attempt_made(make):
+    """attempt() of the callable that `make` returns (making it may fail too: not installed, unsupported)."""
+    try:
+        fn = make()
+    except Exception as e:
+        return f"unsupported ({type(e).__name__})"
+    return attempt(fn)
 
 
 def row(rows, case, nbytes, entries):
@@ -107,6 +136,7 @@ def main():
         "torch.bincount": attempt(lambda: torch.bincount(u8, minlength=256)),
         "torch.histc": attempt(lambda: torch.histc(u8, 256, 0, 256)),
         "cupy.bincount": attempt(lambda: cupy.bincount(cu8, minlength=256)),
+        "cuda.compute": attempt_made(lambda: cccl_even(cu8, 256, np.int32(0), np.int32(256))),
     })
     del cu8
 
@@ -118,6 +148,7 @@ def main():
         "C++ call": timed(cpp_call(f32, 1024, 0.0, 1.0)),
         "torch.histc": attempt(lambda: torch.histc(f32, 1024, 0, 1)),
         "cupy.histogram": attempt(lambda: cupy.histogram(cf32, 1024, (0, 1))),
+        "cuda.compute": attempt_made(lambda: cccl_even(cf32, 1024, np.float32(0), np.float32(1))),
     })
     del cf32
     for dt in (torch.bfloat16, torch.float16):

@@ -379,9 +379,7 @@ def bincount(x: Any, minlength: Optional[int] = None, *, weights: Any = None, ou
 def _launch_even(f, xin, o, bins, lower, upper, integer_bounds, include_upper, win, offsets, segments, channels,
                  ignored, accumulate, stream, device):
     if f.name == "torch" and _compiling(f):
-        from . import _torch_ops
-
-        _torch_ops.even(xin.x, o.target, win.x if win is not None else None, offsets, ignored, bins, lower, upper,
+        f.ops.even(xin.x, o.target, win.x if win is not None else None, offsets, ignored, bins, lower, upper,
                         integer_bounds, include_upper, segments, channels, o.kernel_accumulates)
         return
     call_even(f, xin, f.pointer(o.target), bins, lower, upper, integer_bounds, include_upper, win, offsets, segments,
@@ -401,9 +399,7 @@ def call_even(f, xin, hist, bins, lower, upper, integer_bounds, include_upper, w
 
 def _launch_range(f, xin, o, levels, num_levels, win, ignored, accumulate, stream, device):
     if f.name == "torch" and _compiling(f):
-        from . import _torch_ops
-
-        _torch_ops.range_(xin.x, o.target, levels, win.x if win is not None else None, ignored, o.kernel_accumulates)
+        f.ops.range_(xin.x, o.target, levels, win.x if win is not None else None, ignored, o.kernel_accumulates)
         return
     call_range(f, xin, f.pointer(o.target), levels, num_levels, win, ignored, o.kernel_accumulates, stream, device)
 

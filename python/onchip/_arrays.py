@@ -109,7 +109,9 @@ class Torch(Framework):
                 names[getattr(torch, name)] = name
         self.names = names
         self.dtypes = {v: k for k, v in names.items()}
-        from . import _torch_ops  # noqa: F401  (registers onchip's custom operators with torch)
+        from . import _torch_ops  # registers onchip's custom operators with torch
+
+        self.ops = _torch_ops
 
     def owns(self, x: Any) -> bool:
         return isinstance(x, self.torch.Tensor)
@@ -241,12 +243,15 @@ def _load(name: str) -> None:
 
 def framework_of(x: Any, what: str = "x") -> Framework:
     """The framework of torch and CuPy arrays (TypeError for host arrays and for other objects)."""
+    for f in _frameworks:  # the frameworks already seen first: no module lookups while torch.compile traces
+        if f.owns(x):
+            return f
     module = type(x).__module__.split(".")[0]
     if module in ("torch", "cupy") and module in sys.modules:
         _load(module)
-    for f in _frameworks:
-        if f.owns(x):
-            return f
+        for f in _frameworks:
+            if f.owns(x):
+                return f
     if module == "numpy" or (hasattr(x, "__array_interface__") and not hasattr(x, "__cuda_array_interface__")):
         raise TypeError(f"{what} is a host (NumPy) array: onchip counts on the GPU; give a GPU array (torch, CuPy or "
                         f"any DLPack producer), e.g. cupy.asarray({what}) or torch.from_numpy({what}).cuda()")
