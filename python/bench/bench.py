@@ -112,6 +112,7 @@ def row(rows, case, nbytes, entries):
     for name, t in entries.items():
         record[name] = t if isinstance(t, str) else nbytes / t / 1e9
     rows.append(record)
+    print({k: (round(v) if isinstance(v, float) else v) for k, v in record.items()}, flush=True)
     return record
 
 
