@@ -3,7 +3,6 @@
 """onchip's histograms as torch custom operators, so that torch.compile traces through onchip.histogram and
 onchip.bincount without a graph break (onchip._api calls these while compiling, the library directly otherwise).
 Each writes into tensors it is given, on the current stream, and returns nothing."""
-from __future__ import annotations
 
 from typing import Optional
 
