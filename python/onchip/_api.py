@@ -106,6 +106,19 @@ def _same(f: Framework, a: Any, what: str, device: int) -> None:
         raise ValueError(f"{what} is on GPU {d} but x is on GPU {device}: put both on one device")
 
 
+def _weights(f: Framework, weights: Any, xin: "_Input", device: int) -> "_Input":
+    w = weights if f.owns(weights) else _resolve(weights, "weights")[1]
+    _same(f, w, "weights", device)
+    win = _Input(f, w, "weights", device)
+    if win.dtype not in WEIGHT_DTYPES:
+        raise TypeError(f"weights have dtype {win.dtype}; use float32 or float64")
+    if win.shape != xin.shape:
+        raise ValueError(f"weights have shape {win.shape}, x has {xin.shape}: give one weight per sample")
+    if not (win.contiguous and xin.contiguous):
+        raise ValueError("weighted histograms need contiguous x and weights: make contiguous copies first")
+    return win
+
+
 def _bins_count(bins: Any, what: str = "bins") -> int:
     if isinstance(bins, bool) or not isinstance(bins, numbers.Integral):
         extra = ""
@@ -262,17 +275,8 @@ def histogram(x: Any, bins: Any = 10, range: Any = None, *, weights: Any = None,
         nbins = edge_shape[0] - 1
 
     win = None
-    if weights is not None:
-        if not per_row and offsets is None:
-            win = _resolve(weights, "weights")[1] if not f.owns(weights) else weights
-            _same(f, win, "weights", device)
-            win = _Input(f, win, "weights", device)
-            if win.dtype not in WEIGHT_DTYPES:
-                raise TypeError(f"weights have dtype {win.dtype}; use float32 or float64")
-            if win.shape != xin.shape:
-                raise ValueError(f"weights have shape {win.shape}, x has {xin.shape}: give one weight per sample")
-            if not (win.contiguous and xin.contiguous):
-                raise ValueError("weighted histograms need contiguous x and weights: make contiguous copies first")
+    if weights is not None:  # (not with axis, offsets or channels: refused above)
+        win = _weights(f, weights, xin, device)
     kernel = win.dtype if win is not None else "int64"
     count = _count_dtype(dtype, out, f, kernel, win is not None)
 
@@ -281,6 +285,8 @@ def histogram(x: Any, bins: Any = 10, range: Any = None, *, weights: Any = None,
         if not xin.contiguous:
             raise ValueError("axis=-1 needs contiguous rows: make a contiguous copy of x first")
         segments = math.prod(xin.shape[:-1])
+        if segments > 2**31 - 1:
+            raise ValueError(f"axis=-1: at most 2**31 - 1 rows, got {segments}")
         rows_shape = tuple(xin.shape[:-1])
         offsets_in = f.row_offsets(segments, xin.shape[-1], device)
     elif offsets is not None:
@@ -296,6 +302,8 @@ def histogram(x: Any, bins: Any = 10, range: Any = None, *, weights: Any = None,
             oshape, f.strides(offsets), 8) else (offsets.to(f.dtypes["int64"]).contiguous() if f.name == "torch"
                                                  else f.cupy.ascontiguousarray(offsets, dtype="int64"))
         segments = oshape[0] - 1
+        if segments > 2**31 - 1:
+            raise ValueError(f"offsets: at most 2**31 - 1 segments, got {segments}")
         rows_shape = (segments,)
     nchannels = 1
     if channels is not None:
@@ -350,17 +358,7 @@ def bincount(x: Any, minlength: Optional[int] = None, *, weights: Any = None, ou
     if xin.dtype not in INTEGER or xin.dtype == "uint64":
         raise TypeError(f"x has dtype {xin.dtype}; bincount counts integers "
                         f"({', '.join(d for d in SAMPLE_DTYPES if d in INTEGER)})")
-    win = None
-    if weights is not None:
-        win = weights if f.owns(weights) else _resolve(weights, "weights")[1]
-        _same(f, win, "weights", device)
-        win = _Input(f, win, "weights", device)
-        if win.dtype not in WEIGHT_DTYPES:
-            raise TypeError(f"weights have dtype {win.dtype}; use float32 or float64")
-        if win.shape != xin.shape:
-            raise ValueError(f"weights have shape {win.shape}, x has {xin.shape}: give one weight per sample")
-        if not (win.contiguous and xin.contiguous):
-            raise ValueError("weighted counts need contiguous x and weights: make contiguous copies first")
+    win = _weights(f, weights, xin, device) if weights is not None else None
     kernel = win.dtype if win is not None else "int64"
     count = _count_dtype(dtype, out, f, kernel, win is not None)
     o = _Output(f, (nbins,), kernel, count, out, accumulate, device)

@@ -146,8 +146,10 @@ class Torch(Framework):
         return edges if dtype == "float64" else edges.to(self.dtypes[dtype])
 
     def row_offsets(self, rows, row_samples, device):
-        return self.torch.arange(0, (rows + 1) * row_samples, max(row_samples, 1), dtype=self.torch.int64,
-                                 device=f"cuda:{device}")[: rows + 1]
+        if row_samples == 0:
+            return self.torch.zeros(rows + 1, dtype=self.torch.int64, device=f"cuda:{device}")
+        return self.torch.arange(0, (rows + 1) * row_samples, row_samples, dtype=self.torch.int64,
+                                 device=f"cuda:{device}")
 
     def levels(self, edges, dtype, upper_included):
         levels = edges.to(dtype=self.dtypes[dtype], copy=True).contiguous()
