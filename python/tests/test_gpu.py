@@ -366,3 +366,39 @@ def test_past_4_gib_with_int64_counts():
     hist = onchip.bincount(x, 256)
     assert int(hist[7]) == n and int(hist.sum()) == n
     del x
+
+
+def test_distributed_helpers_on_a_one_rank_group():
+    torch = pytest.importorskip("torch")
+    import torch.distributed as dist
+
+    import onchip.distributed
+
+    if not dist.is_available() or not dist.is_nccl_available():
+        pytest.skip("torch without NCCL")
+    with pytest.raises(RuntimeError, match="process group"):
+        onchip.distributed.bincount(torch.zeros(4, dtype=torch.int64, device="cuda"), 4)
+    dist.init_process_group("nccl", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        ids = torch.randint(0, 64, (1 << 20,), dtype=torch.int64, device="cuda")
+        counts = onchip.distributed.bincount(ids, 64)
+        assert torch.equal(counts, torch.bincount(ids, minlength=64))
+        values = torch.rand(1 << 20, device="cuda")
+        hist, edges, work = onchip.distributed.histogram(values, 32, (0, 1), async_op=True)
+        work.wait()
+        np.testing.assert_array_equal(hist.cpu().numpy(), numpy_histogram(values.cpu().numpy(), 32, (0, 1)))
+        out = torch.zeros(64, dtype=torch.int64, device="cuda")
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            onchip.distributed.bincount(ids, 64, out=out)  # warm-up outside the capture
+        torch.cuda.current_stream().wait_stream(s)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):  # the step with its all-reduce, captured: no host synchronization inside
+            onchip.distributed.bincount(ids, 64, out=out)
+        ids.copy_(torch.randint(0, 64, ids.shape, device="cuda"))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(out, torch.bincount(ids, minlength=64))
+    finally:
+        dist.destroy_process_group()
