@@ -15,42 +15,37 @@ namespace onchip_py {
 /// The element types the package knows, samples, weights and counters alike.
 enum class dtype : int { u8, i8, u16, i16, u32, i32, i64, f16, bf16, f32, f64, count };
 
-/// An even-bins call: one histogram of rows (a 2-D region), or one per segment, or one per interleaved channel.
-struct even_call {
+/// What every call has: the samples as rows (a 2-D region; one row for 1-D input), the histogram, optional
+/// weights, an optional count of ignored samples, and the stream.
+struct call_common {
   const void* samples = nullptr;
   std::size_t row_samples = 0;  // samples in a row (all of them for 1-D input)
   std::size_t rows = 1;
   std::size_t row_stride_bytes = 0;
   void* hist = nullptr;  // long long counters, or the weights' type for weighted calls
-  int bins = 0;
-  double lower = 0, upper = 0;
-  bool integer_bounds = false;  // 16-bit integer samples: bounds as int, bins exact
-  bool include_upper = false;   // the last bin holds upper too (floating-point bounds)
   const void* weights = nullptr;
   dtype weight = dtype::f64;
-  const long long* offsets = nullptr;  // segments + 1 offsets: one histogram per segment
-  int segments = 0;
-  int channels = 1;  // interleaved channels, each its own histogram (8- and 16-bit integer samples)
   unsigned long long* ignored = nullptr;
   bool accumulate = false;
   cudaStream_t stream = nullptr;
 };
 
+/// An even-bins call: one histogram of rows, or one per segment, or one per interleaved channel.
+struct even_call : call_common {
+  int bins = 0;
+  double lower = 0, upper = 0;
+  bool integer_bounds = false;  // 16-bit integer samples: bounds as int, bins exact
+  bool include_upper = false;   // the last bin holds upper too (floating-point bounds)
+  const long long* offsets = nullptr;  // segments + 1 offsets: one histogram per segment
+  int segments = 0;
+  int channels = 1;  // interleaved channels, each its own histogram (8- and 16-bit integer samples)
+};
+
 /// A call with bins between levels (the levels in the samples' level type: float for 16-bit and 32-bit floats,
 /// double for the rest).
-struct range_call {
-  const void* samples = nullptr;
-  std::size_t row_samples = 0;
-  std::size_t rows = 1;
-  std::size_t row_stride_bytes = 0;
-  void* hist = nullptr;
+struct range_call : call_common {
   const void* levels = nullptr;
   int num_levels = 0;
-  const void* weights = nullptr;
-  dtype weight = dtype::f64;
-  unsigned long long* ignored = nullptr;
-  bool accumulate = false;
-  cudaStream_t stream = nullptr;
 };
 
 /// One sample type's compiled functions.

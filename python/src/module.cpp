@@ -51,6 +51,34 @@ T* pointer(std::uintptr_t p) {
   return reinterpret_cast<T*>(p);
 }
 
+void fill(onchip_py::call_common& c, std::uintptr_t samples, std::size_t row_samples, std::size_t rows,
+          std::size_t row_stride_bytes, std::uintptr_t hist, std::uintptr_t weights, int weight_dtype,
+          std::uintptr_t ignored, bool accumulate, std::uintptr_t stream) {
+  c.samples = pointer<const void>(samples);
+  c.row_samples = row_samples;
+  c.rows = rows;
+  c.row_stride_bytes = row_stride_bytes;
+  c.hist = pointer<void>(hist);
+  c.weights = pointer<const void>(weights);
+  c.weight = checked_dtype(weight_dtype, "weights");
+  c.ignored = pointer<unsigned long long>(ignored);
+  c.accumulate = accumulate;
+  c.stream = pointer<CUstream_st>(stream);
+}
+
+/// Runs `member` of the sample type's functions on `device`, without the GIL; raises on error.
+template <class Call>
+void launch(int sample_dtype, int device, const Call& c,
+            cudaError_t (*const onchip_py::sample_functions::*member)(const Call&)) {
+  const auto& f = onchip_py::functions_of(checked_dtype(sample_dtype, "x"));
+  cudaError_t e;
+  {
+    nb::gil_scoped_release unlocked;
+    e = on_device(device, [&] { return (f.*member)(c); });
+  }
+  raise_on_error(e, "onchip.histogram");
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -71,31 +99,16 @@ NB_MODULE(_core, m) {
          bool include_upper, std::uintptr_t weights, int weight_dtype, std::uintptr_t offsets, int segments,
          int channels, std::uintptr_t ignored, bool accumulate, std::uintptr_t stream, int device) {
         onchip_py::even_call c;
-        c.samples = pointer<const void>(samples);
-        c.row_samples = row_samples;
-        c.rows = rows;
-        c.row_stride_bytes = row_stride_bytes;
-        c.hist = pointer<void>(hist);
+        fill(c, samples, row_samples, rows, row_stride_bytes, hist, weights, weight_dtype, ignored, accumulate, stream);
         c.bins = bins;
         c.lower = lower;
         c.upper = upper;
         c.integer_bounds = integer_bounds;
         c.include_upper = include_upper;
-        c.weights = pointer<const void>(weights);
-        c.weight = checked_dtype(weight_dtype, "weights");
         c.offsets = pointer<const long long>(offsets);
         c.segments = segments;
         c.channels = channels;
-        c.ignored = pointer<unsigned long long>(ignored);
-        c.accumulate = accumulate;
-        c.stream = pointer<CUstream_st>(stream);
-        const auto& f = onchip_py::functions_of(checked_dtype(sample_dtype, "x"));
-        cudaError_t e;
-        {
-          nb::gil_scoped_release unlocked;
-          e = on_device(device, [&] { return f.even(c); });
-        }
-        raise_on_error(e, "onchip.histogram");
+        launch(sample_dtype, device, c, &onchip_py::sample_functions::even);
       },
       nb::arg("samples"), nb::arg("sample_dtype"), nb::arg("row_samples"), nb::arg("rows"),
       nb::arg("row_stride_bytes"), nb::arg("hist"), nb::arg("bins"), nb::arg("lower"), nb::arg("upper"),
@@ -111,25 +124,10 @@ NB_MODULE(_core, m) {
          std::uintptr_t weights, int weight_dtype, std::uintptr_t ignored, bool accumulate, std::uintptr_t stream,
          int device) {
         onchip_py::range_call c;
-        c.samples = pointer<const void>(samples);
-        c.row_samples = row_samples;
-        c.rows = rows;
-        c.row_stride_bytes = row_stride_bytes;
-        c.hist = pointer<void>(hist);
+        fill(c, samples, row_samples, rows, row_stride_bytes, hist, weights, weight_dtype, ignored, accumulate, stream);
         c.levels = pointer<const void>(levels);
         c.num_levels = num_levels;
-        c.weights = pointer<const void>(weights);
-        c.weight = checked_dtype(weight_dtype, "weights");
-        c.ignored = pointer<unsigned long long>(ignored);
-        c.accumulate = accumulate;
-        c.stream = pointer<CUstream_st>(stream);
-        const auto& f = onchip_py::functions_of(checked_dtype(sample_dtype, "x"));
-        cudaError_t e;
-        {
-          nb::gil_scoped_release unlocked;
-          e = on_device(device, [&] { return f.range(c); });
-        }
-        raise_on_error(e, "onchip.histogram");
+        launch(sample_dtype, device, c, &onchip_py::sample_functions::range);
       },
       nb::arg("samples"), nb::arg("sample_dtype"), nb::arg("row_samples"), nb::arg("rows"),
       nb::arg("row_stride_bytes"), nb::arg("hist"), nb::arg("levels"), nb::arg("num_levels"), nb::arg("weights"),
