@@ -254,6 +254,13 @@ def histogram(x: Any, bins: Any = 10, range: Any = None, *, weights: Any = None,
 
     f, x, back = _resolve(x, "x")
     device = f.device(x, "x")
+    with _arrays.stream_scope(f, stream, device):  # the arrays made below, ordered with the kernel on `stream`
+        return _histogram(f, x, back, device, bins, range, weights, out, dtype, accumulate, axis, offsets, channels,
+                          return_ignored, stream, per_row, forms, even, nbins if even else 0)
+
+
+def _histogram(f, x, back, device, bins, range, weights, out, dtype, accumulate, axis, offsets, channels,
+               return_ignored, stream, per_row, forms, even, nbins):
     xin = _Input(f, x, "x", device)
     if xin.dtype not in SAMPLE_DTYPES:
         raise TypeError(f"x has dtype {xin.dtype}; onchip histograms take {', '.join(SAMPLE_DTYPES)}")
@@ -354,6 +361,11 @@ def bincount(x: Any, minlength: Optional[int] = None, *, weights: Any = None, ou
         raise ValueError("accumulate=True adds into an existing histogram: pass it as out=")
     f, x, back = _resolve(x, "x")
     device = f.device(x, "x")
+    with _arrays.stream_scope(f, stream, device):
+        return _bincount(f, x, back, device, nbins, weights, out, dtype, accumulate, return_ignored, stream)
+
+
+def _bincount(f, x, back, device, nbins, weights, out, dtype, accumulate, return_ignored, stream):
     xin = _Input(f, x, "x", device)
     if xin.dtype not in INTEGER or xin.dtype == "uint64":
         raise TypeError(f"x has dtype {xin.dtype}; bincount counts integers "

@@ -5,6 +5,7 @@ operations the histogram functions need (allocation, edges, offsets, casts). Eac
 stream of the caller's framework, and none waits for the GPU."""
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import Any, Optional, Sequence, Tuple
 
@@ -43,6 +44,11 @@ class Framework:
 
     def current_stream(self, device: int) -> int:
         raise NotImplementedError
+
+    def stream_scope(self, handle: int, device: int) -> Any:
+        """A context in which the framework's own operations run on stream `handle` (so that the arrays a call
+        makes and converts are ordered with its kernels there)."""
+        return contextlib.nullcontext()
 
     def empty(self, shape: Sequence[int], dtype: str, device: int) -> Any:
         raise NotImplementedError
@@ -135,6 +141,9 @@ class Torch(Framework):
     def current_stream(self, device: int) -> int:
         return int(self.torch.cuda.current_stream(device).cuda_stream)
 
+    def stream_scope(self, handle, device):
+        return self.torch.cuda.stream(self.torch.cuda.ExternalStream(handle, device=f"cuda:{device}"))
+
     def empty(self, shape, dtype, device):
         return self.torch.empty(tuple(shape), dtype=self.dtypes[dtype], device=f"cuda:{device}")
 
@@ -194,6 +203,10 @@ class CuPy(Framework):
     def current_stream(self, device: int) -> int:
         with self.cupy.cuda.Device(device):
             return int(self.cupy.cuda.get_current_stream().ptr)
+
+    def stream_scope(self, handle, device):
+        with self.cupy.cuda.Device(device):
+            return self.cupy.cuda.ExternalStream(handle)
 
     def empty(self, shape, dtype, device):
         with self.cupy.cuda.Device(device):
@@ -296,3 +309,9 @@ def view_foreign(x: Any, what: str) -> Tuple[Framework, Any, Any]:
 def stream_of(framework: Framework, stream: Any, device: int) -> int:
     handle = _stream_handle(stream)
     return framework.current_stream(device) if handle is None else handle
+
+
+def stream_scope(framework: Framework, stream: Any, device: int) -> Any:
+    """The framework's context for an explicit `stream` (nothing to enter for the default, the current stream)."""
+    handle = _stream_handle(stream)
+    return contextlib.nullcontext() if handle is None else framework.stream_scope(handle, device)

@@ -222,3 +222,25 @@ def test_bincount_bounds(recorded):
     assert (c["bins"], c["lower"], c["upper"], c["include_upper"]) == (64, 0.0, 64.0, False)
     with pytest.raises(TypeError, match="bincount counts integers"):
         onchip.bincount(np.zeros(10, np.float32), 4)
+
+
+def test_an_explicit_stream_orders_the_calls_arrays_too(recorded, monkeypatch):
+    entered = []
+
+    class Scope:
+        def __init__(self, handle):
+            self.handle = handle
+
+        def __enter__(self):
+            entered.append(self.handle)
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(NumpyFramework, "stream_scope", lambda self, handle, device: Scope(handle), raising=False)
+    onchip.histogram(np.zeros(10, np.float32), 4, (0, 1), stream=77)
+    assert entered == [77] and last_even(recorded)["stream"] == 77
+    onchip.bincount(np.zeros(10, np.int32), 4)
+    assert entered == [77] and last_even(recorded)["stream"] == 1234  # the framework's current stream
+    with pytest.raises(TypeError, match="stream"):
+        onchip.bincount(np.zeros(10, np.int32), 4, stream=True)
