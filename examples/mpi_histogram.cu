@@ -4,8 +4,8 @@
  * @file
  * @brief One histogram over the GPUs of several processes, started by MPI (`mpirun`/`srun`, one GPU per rank):
  * rank 0 makes the NCCL unique id and MPI broadcasts it, each rank histograms its shard on its own GPU with
- * onchip, then NCCL's all-reduce sums the 64-bit histograms so that every rank holds the total. Each rank checks the
- * total against its host's count of its shard summed by MPI, and prints the time of its histogram and of the
+ * onchip, then NCCL's all-reduce sums the 64-bit histograms so that every rank holds the total. Each rank checks
+ * the total against its host's count of its shard summed by MPI, and prints the time of its histogram and of the
  * all-reduce.
  *
  *   mpirun -np 4 mpi_histogram [file]        each rank reads its contiguous part of the file's bytes
@@ -30,19 +30,24 @@ namespace {
 int rank_ = 0;
 
 bool ok(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) { std::fprintf(stderr, "mpi_histogram[%d]: %s: %s\n", rank_, what, cudaGetErrorString(e)); }
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "mpi_histogram[%d]: %s: %s\n", rank_, what, cudaGetErrorString(e));
+  }
   return e == cudaSuccess;
 }
 
 bool ok(ncclResult_t e, const char* what) {
-  if (e != ncclSuccess) { std::fprintf(stderr, "mpi_histogram[%d]: %s: %s\n", rank_, what, ncclGetErrorString(e)); }
+  if (e != ncclSuccess) {
+    std::fprintf(stderr, "mpi_histogram[%d]: %s: %s\n", rank_, what, ncclGetErrorString(e));
+  }
   return e == ncclSuccess;
 }
 
 // Generated shard of a rank: bytes of a hash, skewed towards small values, different on every rank.
 __global__ void make_shard(unsigned char* out, size_t n, int rank) {
   for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x) {
-    unsigned long long h = (i + 1) * 0x9e3779b97f4a7c15ull + static_cast<unsigned long long>(rank) * 0xbf58476d1ce4e5b9ull;
+    unsigned long long h =
+        (i + 1) * 0x9e3779b97f4a7c15ull + static_cast<unsigned long long>(rank) * 0xbf58476d1ce4e5b9ull;
     h ^= h >> 31;
     out[i] = static_cast<unsigned char>((h & 0xff) * ((h >> 8) & 0xff) >> 8);
   }

@@ -34,8 +34,8 @@ struct call_common {
 struct even_call : call_common {
   int bins = 0;
   double lower = 0, upper = 0;
-  bool integer_bounds = false;  // 16-bit integer samples: bounds as int, bins exact
-  bool include_upper = false;   // the last bin holds upper too (floating-point bounds)
+  bool integer_bounds = false;         // 16-bit integer samples: bounds as int, bins exact
+  bool include_upper = false;          // the last bin holds upper too (floating-point bounds)
   const long long* offsets = nullptr;  // segments + 1 offsets: one histogram per segment
   int segments = 0;
   int channels = 1;  // interleaved channels, each its own histogram (8- and 16-bit integer samples)

@@ -7,8 +7,8 @@
 
 namespace onchip_py {
 
-extern const sample_functions functions_u8, functions_i8, functions_u16, functions_i16, functions_u32, functions_i32,
-    functions_i64, functions_f16, functions_bf16, functions_f32, functions_f64;
+extern const sample_functions functions_u8, functions_i8, functions_u16, functions_i16, functions_u32,
+    functions_i32, functions_i64, functions_f16, functions_bf16, functions_f32, functions_f64;
 
 const sample_functions& functions_of(dtype t) {
   switch (t) {

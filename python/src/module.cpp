@@ -36,7 +36,8 @@ void raise_on_error(cudaError_t e, const char* what) {
     throw nb::value_error((std::string(what) + ": " + (message.empty() ? "invalid argument" : message)).c_str());
   }
   cudaGetLastError();  // a launch error is not sticky; clear it so that the next call starts clean
-  throw std::runtime_error(std::string(what) + ": CUDA error " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
+  throw std::runtime_error(std::string(what) + ": CUDA error " + cudaGetErrorName(e) + ": " +
+                           cudaGetErrorString(e));
 }
 
 dtype checked_dtype(int code, const char* name) {
@@ -85,7 +86,7 @@ NB_MODULE(_core, m) {
   m.doc() = "onchip's compiled histogram functions (use the onchip package, not this module)";
 
   nb::dict codes;
-  const char* names[] = {"uint8", "int8",  "uint16",   "int16",   "uint32", "int32",
+  const char* names[] = {"uint8", "int8",    "uint16",   "int16",   "uint32", "int32",
                          "int64", "float16", "bfloat16", "float32", "float64"};
   for (int i = 0; i < static_cast<int>(dtype::count); ++i) { codes[names[i]] = i; }
   m.attr("dtype_codes") = codes;
@@ -95,11 +96,12 @@ NB_MODULE(_core, m) {
   m.def(
       "histogram_even",
       [](std::uintptr_t samples, int sample_dtype, std::size_t row_samples, std::size_t rows,
-         std::size_t row_stride_bytes, std::uintptr_t hist, int bins, double lower, double upper, bool integer_bounds,
-         bool include_upper, std::uintptr_t weights, int weight_dtype, std::uintptr_t offsets, int segments,
-         int channels, std::uintptr_t ignored, bool accumulate, std::uintptr_t stream, int device) {
+         std::size_t row_stride_bytes, std::uintptr_t hist, int bins, double lower, double upper,
+         bool integer_bounds, bool include_upper, std::uintptr_t weights, int weight_dtype, std::uintptr_t offsets,
+         int segments, int channels, std::uintptr_t ignored, bool accumulate, std::uintptr_t stream, int device) {
         onchip_py::even_call c;
-        fill(c, samples, row_samples, rows, row_stride_bytes, hist, weights, weight_dtype, ignored, accumulate, stream);
+        fill(c, samples, row_samples, rows, row_stride_bytes, hist, weights, weight_dtype, ignored, accumulate,
+             stream);
         c.bins = bins;
         c.lower = lower;
         c.upper = upper;
@@ -115,7 +117,8 @@ NB_MODULE(_core, m) {
       nb::arg("integer_bounds"), nb::arg("include_upper"), nb::arg("weights"), nb::arg("weight_dtype"),
       nb::arg("offsets"), nb::arg("segments"), nb::arg("channels"), nb::arg("ignored"), nb::arg("accumulate"),
       nb::arg("stream"), nb::arg("device"),
-      "Even bins: one histogram of a 2-D region, of each segment, or of each interleaved channel (device pointers).");
+      "Even bins: one histogram of a 2-D region, of each segment, or of each interleaved channel (device "
+      "pointers).");
 
   m.def(
       "histogram_range",
@@ -124,7 +127,8 @@ NB_MODULE(_core, m) {
          std::uintptr_t weights, int weight_dtype, std::uintptr_t ignored, bool accumulate, std::uintptr_t stream,
          int device) {
         onchip_py::range_call c;
-        fill(c, samples, row_samples, rows, row_stride_bytes, hist, weights, weight_dtype, ignored, accumulate, stream);
+        fill(c, samples, row_samples, rows, row_stride_bytes, hist, weights, weight_dtype, ignored, accumulate,
+             stream);
         c.levels = pointer<const void>(levels);
         c.num_levels = num_levels;
         launch(sample_dtype, device, c, &onchip_py::sample_functions::range);

@@ -19,8 +19,8 @@
 namespace onchip_py {
 
 template <class Sample>
-inline constexpr bool float_levels_v = std::is_same_v<Sample, float> || std::is_same_v<Sample, __half> ||
-                                       std::is_same_v<Sample, __nv_bfloat16>;
+inline constexpr bool float_levels_v =
+    std::is_same_v<Sample, float> || std::is_same_v<Sample, __half> || std::is_same_v<Sample, __nv_bfloat16>;
 
 /// The bounds' and levels' type for a sample type.
 template <class Sample>
@@ -48,8 +48,8 @@ cudaError_t channel_histograms(const even_call& c, const onchip::histogram_optio
     lower[i] = static_cast<Level>(c.lower);
     upper[i] = static_cast<Level>(c.upper);
   }
-  return onchip::multi_histogram_even<Channels, Channels>(static_cast<const Sample*>(c.samples), c.row_samples, hist,
-                                                          bins, lower, upper, c.stream, o);
+  return onchip::multi_histogram_even<Channels, Channels>(static_cast<const Sample*>(c.samples), c.row_samples,
+                                                          hist, bins, lower, upper, c.stream, o);
 }
 
 template <class Sample>
@@ -59,8 +59,8 @@ cudaError_t even(const even_call& c) {
   const auto o = options_of(c.accumulate, c.ignored, c.include_upper);
   const auto lower = static_cast<Level>(c.lower), upper = static_cast<Level>(c.upper);
   if (c.offsets != nullptr) {
-    return onchip::segmented_histogram_even(samples, c.offsets, c.segments, static_cast<long long*>(c.hist), c.bins,
-                                            lower, upper, c.stream, o);
+    return onchip::segmented_histogram_even(samples, c.offsets, c.segments, static_cast<long long*>(c.hist),
+                                            c.bins, lower, upper, c.stream, o);
   }
   if (c.channels > 1) {
     if constexpr (small_integer_v<Sample>) {
@@ -88,8 +88,8 @@ cudaError_t even(const even_call& c) {
                                     static_cast<int>(c.upper), c.stream, o);
     }
   }
-  return onchip::histogram_even(samples, c.row_samples, c.rows, c.row_stride_bytes, static_cast<long long*>(c.hist),
-                                c.bins, lower, upper, c.stream, o);
+  return onchip::histogram_even(samples, c.row_samples, c.rows, c.row_stride_bytes,
+                                static_cast<long long*>(c.hist), c.bins, lower, upper, c.stream, o);
 }
 
 template <class Sample>
@@ -106,8 +106,8 @@ cudaError_t range(const range_call& c) {
     return onchip::weighted_histogram_range(samples, static_cast<const double*>(c.weights), c.row_samples,
                                             static_cast<double*>(c.hist), levels, c.num_levels, c.stream, o);
   }
-  return onchip::histogram_range(samples, c.row_samples, c.rows, c.row_stride_bytes, static_cast<long long*>(c.hist),
-                                 levels, c.num_levels, c.stream, o);
+  return onchip::histogram_range(samples, c.row_samples, c.rows, c.row_stride_bytes,
+                                 static_cast<long long*>(c.hist), levels, c.num_levels, c.stream, o);
 }
 
 }  // namespace onchip_py
@@ -118,6 +118,6 @@ namespace onchip_py {
 #  define ONCHIP_PY_JOIN(a, b) ONCHIP_PY_JOIN2(a, b)
 extern const sample_functions ONCHIP_PY_JOIN(functions_, ONCHIP_PY_NAME);
 const sample_functions ONCHIP_PY_JOIN(functions_, ONCHIP_PY_NAME) = {&even<ONCHIP_PY_SAMPLE>,
-                                                                      &range<ONCHIP_PY_SAMPLE>};
+                                                                     &range<ONCHIP_PY_SAMPLE>};
 }  // namespace onchip_py
 #endif
