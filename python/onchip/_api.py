@@ -423,5 +423,6 @@ def call_range(f, xin, hist, levels, num_levels, win, ignored, accumulate, strea
 
 
 def _compiling(f: Framework) -> bool:
+    """Whether torch.compile is tracing (then the launch goes through onchip's torch operators)."""
     compiler = getattr(f.torch, "compiler", None)
-    return bool(compiler is not None and compiler.is_compiling())
+    return bool(f.ops is not None and compiler is not None and compiler.is_compiling())

@@ -115,9 +115,12 @@ class Torch(Framework):
                 names[getattr(torch, name)] = name
         self.names = names
         self.dtypes = {v: k for k, v in names.items()}
-        from . import _torch_ops  # registers onchip's custom operators with torch
+        try:  # registers onchip's custom operators with torch (torch.library.custom_op: torch 2.4 and newer)
+            from . import _torch_ops
 
-        self.ops = _torch_ops
+            self.ops = _torch_ops
+        except (ImportError, AttributeError):
+            self.ops = None
 
     def owns(self, x: Any) -> bool:
         return isinstance(x, self.torch.Tensor)
