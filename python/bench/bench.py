@@ -116,6 +116,19 @@ def row(rows, case, nbytes, entries):
     return record
 
 
+def print_table(records, number):
+    """A Markdown table of `records` (dicts; a column per key, in order of appearance); returns the columns."""
+    columns = []
+    for r in records:
+        columns += [c for c in r if c not in columns]
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
+    for r in records:
+        print("| " + " | ".join(r[c] if isinstance(r.get(c), str) else (number(r[c]) if c in r else "-")
+                                for c in columns) + " |")
+    return columns
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--size-gib", type=float, default=1.0)
@@ -227,22 +240,9 @@ def main():
                 torch.cuda.synchronize()
 
     print(f"GPU: {torch.cuda.get_device_name(0)}; input {args.size_gib:g} GiB; GB/s of input (median of 7)")
-    columns = []
-    for r in rows:
-        columns += [c for c in r if c not in columns]
-    print("| " + " | ".join(columns) + " |")
-    print("|" + "---|" * len(columns))
-    for r in rows:
-        print("| " + " | ".join(r[c] if isinstance(r.get(c), str) else (f"{r[c]:.0f}" if c in r else "-")
-                                for c in columns) + " |")
+    columns = print_table(rows, lambda v: f"{v:.0f}")
     print()
-    lcols = []
-    for r in latency:
-        lcols += [c for c in r if c not in lcols]
-    print("| " + " | ".join(lcols) + " |")
-    print("|" + "---|" * len(lcols))
-    for r in latency:
-        print("| " + " | ".join(r.get(c, "-") for c in lcols) + " |")
+    print_table(latency, str)
     with open(args.csv, "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=sorted({k for r in rows + latency for k in r}, key=lambda k: k != "case"))
         w.writeheader()
