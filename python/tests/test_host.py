@@ -244,3 +244,14 @@ def test_an_explicit_stream_orders_the_calls_arrays_too(recorded, monkeypatch):
     assert entered == [77] and last_even(recorded)["stream"] == 1234  # the framework's current stream
     with pytest.raises(TypeError, match="stream"):
         onchip.bincount(np.zeros(10, np.int32), 4, stream=True)
+
+
+def test_examples_and_benchmark_compile(tmp_path):
+    import pathlib
+    import py_compile
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    scripts = sorted(root.glob("examples/*.py")) + sorted(root.glob("bench/*.py"))
+    assert len(scripts) >= 5
+    for script in scripts:
+        py_compile.compile(str(script), doraise=True, cfile=str(tmp_path / (script.stem + ".pyc")))
