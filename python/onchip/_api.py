@@ -131,20 +131,14 @@ def _bins_count(bins: Any, what: str = "bins") -> int:
     return int(bins)
 
 
-def _bounds(f: Framework, x: Any, range: Any, dtype: str) -> Tuple[float, float]:
+def _bounds(range: Any) -> Tuple[float, float]:
+    """(lower, upper) from a range argument other than 'auto'."""
     if range is None:
         raise ValueError("range is required with an integer bins: finding it from the data takes a min and a max "
                          "that the host would have to wait for. Pass range=(lower, upper), or range='auto' to "
                          "accept that synchronization")
     if isinstance(range, str):
-        if range != "auto":
-            raise ValueError(f"range must be (lower, upper) or 'auto', got {range!r}")
-        if math.prod(f.shape(x)) == 0:
-            return 0.0, 1.0
-        lower, upper = float(x.min()), float(x.max())  # synchronizes: the caller asked for it
-        if not (math.isfinite(lower) and math.isfinite(upper)):
-            raise ValueError(f"range='auto': the data's range [{lower}, {upper}] is not finite; pass range=")
-        return (lower - 0.5, upper + 0.5) if lower == upper else (lower, upper)
+        raise ValueError(f"range must be (lower, upper) or 'auto', got {range!r}")
     try:
         lower, upper = range
         lower, upper = float(lower), float(upper)
@@ -155,6 +149,16 @@ def _bounds(f: Framework, x: Any, range: Any, dtype: str) -> Tuple[float, float]
     if not lower < upper:
         raise ValueError(f"range: lower must be below upper, got ({lower}, {upper})")
     return lower, upper
+
+
+def _data_bounds(f: Framework, x: Any) -> Tuple[float, float]:
+    """range='auto': x's min and max, which the host waits for (NumPy's rule for an empty or constant x)."""
+    if math.prod(f.shape(x)) == 0:
+        return 0.0, 1.0
+    lower, upper = float(x.min()), float(x.max())
+    if not (math.isfinite(lower) and math.isfinite(upper)):
+        raise ValueError(f"range='auto': the data's range [{lower}, {upper}] is not finite; pass range=")
+    return (lower - 0.5, upper + 0.5) if lower == upper else (lower, upper)
 
 
 def _count_dtype(dtype: Any, out: Any, f: Framework, kernel: str, weighted: bool) -> str:
@@ -174,8 +178,6 @@ class _Output:
 
     def __init__(self, f: Framework, shape: Tuple[int, ...], kernel: str, dtype: str, out: Any, accumulate: bool,
                  device: int) -> None:
-        if accumulate and out is None:
-            raise ValueError("accumulate=True adds into an existing histogram: pass it as out=")
         self.f, self.out, self.accumulate = f, out, accumulate
         if out is not None:
             _same(f, out, "out", device)
@@ -188,24 +190,24 @@ class _Output:
         else:
             direct = dtype == kernel
         self.direct = direct
-        self.target = (out if out is not None else f.empty(shape, kernel, device)) if direct else \
-            f.empty(shape, kernel, device)
+        self.target = out if direct and out is not None else f.empty(shape, kernel, device)
         self.kernel_accumulates = accumulate and direct
 
-    def result(self) -> Any:
+    def result(self, dtype: str) -> Any:
+        """The histogram once the kernel ran: its own array, `out` (filled or added into), or a converted copy."""
         if self.direct:
             return self.target
-        if self.out is None:
-            return self.target
-        self.f.copy_into(self.out, self.target, self.accumulate)
-        return self.out
+        if self.out is not None:
+            self.f.copy_into(self.out, self.target, self.accumulate)
+            return self.out
+        return self.f.cast(self.target, dtype)
 
 
-def _finish(o: _Output, dtype: str, kernel: str):
-    hist = o.result()
-    if o.out is None and dtype != kernel:
-        hist = hist.to(o.f.dtypes[dtype]) if o.f.name == "torch" else hist.astype(dtype)
-    return hist
+def _results(back: Any, *arrays: Any):
+    """The results, as arrays of the producer of x where it was neither torch nor CuPy."""
+    if back is not None:
+        arrays = tuple(back(a) for a in arrays)
+    return arrays if len(arrays) > 1 else arrays[0]
 
 
 def histogram(x: Any, bins: Any = 10, range: Any = None, *, weights: Any = None, out: Any = None, dtype: Any = None,
@@ -245,21 +247,22 @@ def histogram(x: Any, bins: Any = 10, range: Any = None, *, weights: Any = None,
     if accumulate and out is None:
         raise ValueError("accumulate=True adds into an existing histogram: pass it as out=")
     even = not hasattr(bins, "shape")
+    bounds = None  # (lower, upper) of even bins; None for range='auto' until x is known
     if even:
         nbins = _bins_count(bins)
         if not (isinstance(range, str) and range == "auto"):
-            _bounds(None, None, range, "")
+            bounds = _bounds(range)
     elif forms:
         raise ValueError(f"{forms[0]} takes even bins (an int bins and a range), not an array of edges")
 
     f, x, back = _resolve(x, "x")
     device = f.device(x, "x")
     with _arrays.stream_scope(f, stream, device):  # the arrays made below, ordered with the kernel on `stream`
-        return _histogram(f, x, back, device, bins, range, weights, out, dtype, accumulate, axis, offsets, channels,
+        return _histogram(f, x, back, device, bins, bounds, weights, out, dtype, accumulate, axis, offsets, channels,
                           return_ignored, stream, per_row, forms, even, nbins if even else 0)
 
 
-def _histogram(f, x, back, device, bins, range, weights, out, dtype, accumulate, axis, offsets, channels,
+def _histogram(f, x, back, device, bins, bounds, weights, out, dtype, accumulate, axis, offsets, channels,
                return_ignored, stream, per_row, forms, even, nbins):
     xin = _Input(f, x, "x", device)
     if xin.dtype not in SAMPLE_DTYPES:
@@ -270,7 +273,7 @@ def _histogram(f, x, back, device, bins, range, weights, out, dtype, accumulate,
     if per_row and len(xin.shape) < 2:
         raise ValueError("axis=-1 makes one histogram per row: x needs at least 2 dimensions")
     if even:
-        lower, upper = _bounds(f, x, range, xin.dtype)
+        lower, upper = bounds if bounds is not None else _data_bounds(f, x)
     else:
         bins = bins if f.owns(bins) else _resolve(bins, "bins")[1]
         _same(f, bins, "bins", device)
@@ -339,11 +342,8 @@ def _histogram(f, x, back, device, bins, range, weights, out, dtype, accumulate,
         levels = f.levels(bins, level, upper_included=True)
         _launch_range(f, xin, o, levels, nbins + 1, win, ignored, accumulate, s, device)
         edges = bins
-    hist = _finish(o, count, kernel)
-    result = (hist, edges, f.scalar_view(ignored)) if return_ignored else (hist, edges)
-    if back is not None:
-        result = tuple(back(a) for a in result)
-    return result
+    hist = o.result(count)
+    return _results(back, hist, edges, f.scalar_view(ignored)) if return_ignored else _results(back, hist, edges)
 
 
 def bincount(x: Any, minlength: Optional[int] = None, *, weights: Any = None, out: Any = None, dtype: Any = None,
@@ -379,11 +379,8 @@ def _bincount(f, x, back, device, nbins, weights, out, dtype, accumulate, return
     integer_bounds = xin.dtype in ("uint16", "int16") and win is None
     _launch_even(f, xin, o, nbins, 0.0, float(nbins), integer_bounds, False, win, None, 0, 1, ignored, accumulate, s,
                  device)
-    hist = _finish(o, count, kernel)
-    result = (hist, f.scalar_view(ignored)) if return_ignored else hist
-    if back is not None:
-        result = tuple(back(a) for a in result) if return_ignored else back(result)
-    return result
+    hist = o.result(count)
+    return _results(back, hist, f.scalar_view(ignored)) if return_ignored else _results(back, hist)
 
 
 def _launch_even(f, xin, o, bins, lower, upper, integer_bounds, include_upper, win, offsets, segments, channels,

@@ -64,12 +64,16 @@ class Framework:
         raise NotImplementedError
 
     def levels(self, edges: Any, dtype: str, upper_included: bool) -> Any:
-        """A contiguous copy of `edges` in `dtype`, its last value raised to the next one above it when
-        `upper_included` (so that half-open bins hold the top edge, as NumPy's last bin does)."""
+        """A contiguous copy of `edges` in floating-point `dtype`, its last value raised to the next one above it
+        when `upper_included` (so that half-open bins hold the top edge, as NumPy's last bin does)."""
         raise NotImplementedError
 
     def copy_into(self, out: Any, src: Any, accumulate: bool) -> None:
         """out = src (or out += src), converting to out's dtype."""
+        raise NotImplementedError
+
+    def cast(self, a: Any, dtype: str) -> Any:
+        """A copy of `a` in `dtype`."""
         raise NotImplementedError
 
     def scalar_view(self, x: Any) -> Any:
@@ -167,10 +171,7 @@ class Torch(Framework):
         levels = edges.to(dtype=self.dtypes[dtype], copy=True).contiguous()
         if upper_included:
             top = levels[-1:]
-            if dtype in FLOATING:
-                top.copy_(self.torch.nextafter(top, self.torch.full_like(top, float("inf"))))
-            else:
-                top.add_(1)
+            top.copy_(self.torch.nextafter(top, self.torch.full_like(top, float("inf"))))
         return levels
 
     def copy_into(self, out, src, accumulate):
@@ -178,6 +179,9 @@ class Torch(Framework):
             out.add_(src.to(out.dtype))
         else:
             out.copy_(src)
+
+    def cast(self, a, dtype):
+        return a.to(self.dtypes[dtype])
 
 
 class CuPy(Framework):
@@ -231,10 +235,7 @@ class CuPy(Framework):
         with edges.device:
             levels = self.cupy.array(edges, dtype=dtype, copy=True, order="C")
             if upper_included:
-                if dtype in FLOATING:
-                    levels[-1:] = self.cupy.nextafter(levels[-1:], self.cupy.inf)
-                else:
-                    levels[-1:] += 1
+                levels[-1:] = self.cupy.nextafter(levels[-1:], self.cupy.inf)
             return levels
 
     def copy_into(self, out, src, accumulate):
@@ -243,6 +244,10 @@ class CuPy(Framework):
                 out += src.astype(out.dtype, copy=False)
             else:
                 out[...] = src
+
+    def cast(self, a, dtype):
+        with a.device:
+            return a.astype(dtype)
 
 
 _frameworks: list = []

@@ -29,23 +29,25 @@ def _to_host(a: Any) -> np.ndarray:
     return np.asarray(get() if get is not None else a.cpu().numpy())
 
 
+def _on_gpu_with_weights(block, weights):
+    """The chunk, flat, on this worker's GPU, and the keyword arguments of its weights (float64 sums)."""
+    x = _on_gpu(block).ravel()
+    return x, ({} if weights is None else {"weights": _on_gpu(weights).ravel(), "dtype": "float64"})
+
+
 def _count_block(block, weights, bins, lower, upper):
     """One chunk's histogram on this worker's GPU, as a (1, bins) host array."""
     import onchip
 
-    w = None if weights is None else _on_gpu(weights).ravel()
-    x = _on_gpu(block).ravel()
-    kwargs = {} if w is None else {"weights": w, "dtype": "float64"}
-    hist, _ = onchip.histogram(x, bins, (lower, upper), **kwargs)
-    return _to_host(hist)[None, :]
+    x, kwargs = _on_gpu_with_weights(block, weights)
+    return _to_host(onchip.histogram(x, bins, (lower, upper), **kwargs)[0])[None, :]
 
 
 def _count_values(block, weights, minlength):
+    """One chunk's counts of 0 .. minlength - 1, as a (1, minlength) host array."""
     import onchip
 
-    w = None if weights is None else _on_gpu(weights).ravel()
-    x = _on_gpu(block).ravel()
-    kwargs = {} if w is None else {"weights": w, "dtype": "float64"}
+    x, kwargs = _on_gpu_with_weights(block, weights)
     return _to_host(onchip.bincount(x, minlength, **kwargs))[None, :]
 
 

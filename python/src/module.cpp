@@ -139,18 +139,6 @@ NB_MODULE(_core, m) {
       "Bins between levels (device pointers).");
 
   m.def(
-      "pointer_device",
-      [](std::uintptr_t p) {
-        cudaPointerAttributes a{};
-        if (cudaPointerGetAttributes(&a, pointer<const void>(p)) != cudaSuccess) {
-          cudaGetLastError();
-          return -1;
-        }
-        return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? a.device : -1;
-      },
-      nb::arg("pointer"), "The device that holds `pointer` (device or managed memory), else -1.");
-
-  m.def(
       "device_count",
       [] {
         int n = 0;

@@ -22,7 +22,6 @@ def test_import_and_signatures():
     assert list(b)[:2] == ["x", "minlength"]
     assert "int64" in onchip.COUNT_DTYPES and "bfloat16" in onchip.SAMPLE_DTYPES
     assert isinstance(onchip.architectures(), str) and onchip.architectures()
-    assert onchip.device_count() >= 0
 
 
 @pytest.mark.parametrize("kwargs, error, words", [
@@ -109,6 +108,9 @@ class NumpyFramework(_arrays.Framework):
 
     def copy_into(self, out, src, accumulate):
         out[...] = out + src if accumulate else src
+
+    def cast(self, a, dtype):
+        return a.astype(dtype)
 
 
 class Recorder:
