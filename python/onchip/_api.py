@@ -335,12 +335,12 @@ def _histogram(f, x, back, device, bins, bounds, weights, out, dtype, accumulate
                 upper > _INT_LIMITS[xin.dtype][1] and lower >= -2**31 and upper < 2**31:
             integer_bounds, include_upper = True, False  # exact 16-bit binning, as upper is no sample value
         _launch_even(f, xin, o, nbins, lower, upper, integer_bounds, include_upper, win, offsets_in, segments,
-                     nchannels, ignored, accumulate, s, device)
+                     nchannels, ignored, s, device)
         edges = f.linspace(lower, upper, nbins + 1, xin.dtype if xin.dtype in FLOATING else "float64", device)
     else:
         level = "float32" if xin.dtype in ("float16", "bfloat16", "float32") else "float64"
         levels = f.levels(bins, level, upper_included=True)
-        _launch_range(f, xin, o, levels, nbins + 1, win, ignored, accumulate, s, device)
+        _launch_range(f, xin, o, levels, nbins + 1, win, ignored, s, device)
         edges = bins
     hist = o.result(count)
     return _results(back, hist, edges, f.scalar_view(ignored)) if return_ignored else _results(back, hist, edges)
@@ -377,14 +377,13 @@ def _bincount(f, x, back, device, nbins, weights, out, dtype, accumulate, return
     ignored = f.zeros((1,), "int64", device) if return_ignored else None
     s = None if f.name == "torch" and _compiling(f) else _arrays.stream_of(f, stream, device)
     integer_bounds = xin.dtype in ("uint16", "int16") and win is None
-    _launch_even(f, xin, o, nbins, 0.0, float(nbins), integer_bounds, False, win, None, 0, 1, ignored, accumulate, s,
-                 device)
+    _launch_even(f, xin, o, nbins, 0.0, float(nbins), integer_bounds, False, win, None, 0, 1, ignored, s, device)
     hist = o.result(count)
     return _results(back, hist, f.scalar_view(ignored)) if return_ignored else _results(back, hist)
 
 
 def _launch_even(f, xin, o, bins, lower, upper, integer_bounds, include_upper, win, offsets, segments, channels,
-                 ignored, accumulate, stream, device):
+                 ignored, stream, device):
     if f.name == "torch" and _compiling(f):
         f.ops.even(xin.x, o.target, win.x if win is not None else None, offsets, ignored, bins, lower, upper,
                         integer_bounds, include_upper, segments, channels, o.kernel_accumulates)
@@ -404,7 +403,7 @@ def call_even(f, xin, hist, bins, lower, upper, integer_bounds, include_upper, w
         segments, channels, f.pointer(ignored) if ignored is not None else 0, accumulate, stream, device)
 
 
-def _launch_range(f, xin, o, levels, num_levels, win, ignored, accumulate, stream, device):
+def _launch_range(f, xin, o, levels, num_levels, win, ignored, stream, device):
     if f.name == "torch" and _compiling(f):
         f.ops.range_(xin.x, o.target, levels, win.x if win is not None else None, ignored, o.kernel_accumulates)
         return

@@ -81,7 +81,7 @@ cudaError_t even(const even_call& c) {
     return onchip::weighted_histogram_even(samples, static_cast<const double*>(c.weights), c.row_samples,
                                            static_cast<double*>(c.hist), c.bins, lower, upper, c.stream, o);
   }
-  if constexpr (small_integer_v<Sample> && sizeof(Sample) == 2) {
+  if constexpr (std::is_integral_v<Sample> && sizeof(Sample) == 2) {  // the exact lean binning
     if (c.integer_bounds) {
       return onchip::histogram_even(samples, c.row_samples, c.rows, c.row_stride_bytes,
                                     static_cast<long long*>(c.hist), c.bins, static_cast<int>(c.lower),
